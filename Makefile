@@ -1,0 +1,24 @@
+PYTHON ?= python3
+LIT ?= $(PYTHON) -m lit
+
+.PHONY: install test unit lit lint bench
+
+install:
+	$(PYTHON) -m pip install -e '.[dev]'
+
+# pytest exits 5 when it collects no test: that is not a failure of the suite.
+unit:
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/unit; rc=$$?; \
+	  if [ $$rc -ne 0 ] && [ $$rc -ne 5 ]; then exit $$rc; fi
+
+lit:
+	$(LIT) -sv tests/filecheck
+
+test: unit lit
+
+lint:
+	$(PYTHON) -m ruff check xgpu tests bench examples
+	$(PYTHON) -m ruff format --check xgpu tests bench examples
+
+bench:
+	$(PYTHON) bench/run.py

@@ -1,0 +1,1 @@
+"""Command-line tools: xgpu-opt (and helpers for the test suite)."""
