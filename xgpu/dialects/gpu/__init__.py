@@ -3,9 +3,9 @@
 One module per concern: `types`, `attributes` (enums, address spaces, mapping
 attributes), `compilation` (#gpu.object & co), `targets` (#nvvm.target & co),
 `async_interface`, `host` (wait, alloc, memcpy, ...), `launch`, `launch_func`,
-`kernel` (ids, barrier, shuffles, reductions, ...), `module` (gpu.module,
-gpu.binary), `func` (gpu.func, gpu.return), `mma`, `sparse`. Each exposes
-`OPS` and `ATTRS`; this module gathers them into the `GPU` dialect object.
+`kernel` (ids, barrier, printf, ...), `subgroup` (shuffles, reductions,
+broadcast, warp_execute_on_lane_0, yield), `module` (gpu.module), `binary`,
+`func` (gpu.func, gpu.return), `mma`, `sparse`. Each exposes `OPS` and `ATTRS`; this module gathers them into the `GPU` dialect object.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from xdsl.ir import Dialect
 
 from xgpu.dialects.gpu import (
     attributes,
+    binary,
     compilation,
     func,
     host,
@@ -23,6 +24,7 @@ from xgpu.dialects.gpu import (
     mma,
     module,
     sparse,
+    subgroup,
     types,
 )
 
@@ -34,8 +36,10 @@ _MODULES = (
     launch,
     launch_func,
     kernel,
+    subgroup,
     module,
     func,
+    binary,
     mma,
     sparse,
 )

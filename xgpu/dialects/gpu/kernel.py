@@ -1,4 +1,5 @@
-"""Kernel-side ops: ids and dims, barrier, shuffle, rotate, reductions, broadcast, printf, dynamic shared memory, warp_execute_on_lane_0, yield."""
+"""Kernel-side ops: ids and dims (thread_id, block_id, ..., cluster ids), lane_id,
+subgroup_id, num_subgroups, subgroup_size, barrier, printf, dynamic_shared_memory."""
 
 from __future__ import annotations
 
