@@ -1,5 +1,5 @@
 PYTHON ?= python3
-LIT ?= $(PYTHON) -m lit
+LIT ?= $(PYTHON) -c "import lit.main; lit.main.main()"
 
 .PHONY: install test unit lit lint bench
 

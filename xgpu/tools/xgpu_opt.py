@@ -1,24 +1,297 @@
-"""xgpu-opt: xdsl-opt with xgpu's gpu dialect in place of xDSL's."""
+"""xgpu-opt: xdsl-opt with xgpu's gpu dialect in place of xDSL's.
+
+Every xdsl-opt flag and pass keeps working. What differs, to behave like
+mlir-opt:
+- parse and verifier errors are diagnostics `FILE:LINE:COL: error: 'gpu.op' op
+  MESSAGE` with the source line and a caret, never a Python traceback, and the
+  exit status is 1;
+- ops remember where they were parsed, so verifier errors point at them;
+- `--verify-diagnostics` checks `expected-error`/`-warning`/`-note`/`-remark`
+  annotations against the diagnostics produced, per `--split-input-file` chunk;
+- xDSL passes and targets that only know xDSL's own gpu classes are removed.
+"""
 
 from __future__ import annotations
 
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
+
+from xgpu import diagnostics
+from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
+from xgpu.ir.verifier import verify_ir
+from xgpu.tools.verify_diagnostics import check, parse_expectations
+
+# xDSL passes and targets that build or match xDSL's own gpu classes: they would
+# silently do nothing (or the wrong thing) on xgpu's ops.
+_XDSL_GPU_PASSES = ("memref-to-gpu", "gpu-map-parallel-loops")
+_XDSL_GPU_TARGETS = ("wgsl",)
+
+
+class LocatingParser(Parser):
+    """A parser that records where each op was written (its name token), as a
+    `loc("file":line:col)` location on the op, like MLIR's parser does."""
+
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._file = name
+        self._line_offset = line_offset
+        self._index = LineIndex(text)
+        self._name_positions: list[int] = []
+
+    def _parse_op_result_list(self):
+        results = super()._parse_op_result_list()
+        self._name_positions.append(self._current_token.span.start)
+        return results
+
+    def parse_operation(self) -> Operation:
+        depth = len(self._name_positions)
+        op = super().parse_operation()
+        if len(self._name_positions) > depth:
+            pos = self._name_positions[depth]
+            del self._name_positions[depth:]
+            if isinstance(op.location, UnknownLoc):
+                line, col = self._index.line_col(pos)
+                op.location = diagnostics.make_location_attr(
+                    self._file, line + self._line_offset, col
+                )
+        return op
+
+
+def parse_error_diagnostic(err: ParseError, line_offset: int = 0) -> Diagnostic:
+    span = err.span
+    line, col = LineIndex(span.input.content).line_col(span.start)
+    return Diagnostic("error", err.msg, Location(span.input.name, line + line_offset, col))
+
+
+@dataclass
+class ChunkResult:
+    output: str | None
+    diagnostics: list[Diagnostic]
+
+
+class _VerifierFailed(Exception):
+    def __init__(self, diag: Diagnostic):
+        super().__init__(diag.message)
+        self.diag = diag
+
+
+def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
+    """MLIR's `--split-input-file`: chunks separated by `// -----` lines, each with
+    the number of lines before it."""
+    if not split:
+        return [(text, 0)]
+    chunks: list[tuple[str, int]] = []
+    offset = 0
+    for chunk in text.split("// -----"):
+        chunks.append((chunk, offset))
+        offset += chunk.count("\n")
+    return chunks
 
 
 class XGpuOptMain(xDSLOptMain):
+    version_format = "xgpu-opt (MLIR 22 gpu dialect) built on xdsl version {xdsl_version}"
+
+    def __init__(self, description: str = "xgpu modular optimizer driver", args=None):
+        super().__init__(description, args)
+
+    # ---------------------------------------------------------------- registry
     def register_all_dialects(self) -> None:
-        from xdsl.universe import Universe
+        register_xgpu_dialects(self.ctx)
 
-        from xgpu.dialects.gpu import GPU
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for name in _XDSL_GPU_PASSES:
+            self.available_passes.pop(name, None)
+        from xgpu.transforms import get_all_passes
 
-        for name, factory in Universe.get_multiverse().all_dialects.items():
-            if name != "gpu":
-                self.ctx.register_dialect(name, factory)
-        self.ctx.register_dialect("gpu", lambda: GPU)
+        for name, factory in get_all_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        for name in _XDSL_GPU_TARGETS:
+            self.available_targets.pop(name, None)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        for action in arg_parser._actions:
+            if action.dest == "verify_diagnostics":
+                action.help = (
+                    "check the expected-error/warning/note/remark annotations of the "
+                    "input against the diagnostics produced (MLIR's -verify-diagnostics)"
+                )
+            if action.dest == "parsing_diagnostics":
+                action.help = "accepted for compatibility: parse errors are always diagnostics"
+
+    def setup_pipeline(self) -> None:
+        def callback(
+            previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
+        ) -> None:
+            if previous is not None and not self.args.disable_verify:
+                if (diag := verify_ir(module)) is not None:
+                    raise _VerifierFailed(diag)
+            if previous and next_pass and self.args.print_between_passes:
+                print(f"IR after {previous.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+
+    # --------------------------------------------------------------- running
+    def process_chunk(self, text: str, name: str, line_offset: int) -> ChunkResult:
+        """Parse, verify, transform and print one chunk; collect its diagnostics."""
+        try:
+            parser = LocatingParser(self.ctx, text, name, line_offset)
+            module = parser.parse_module(not self.args.no_implicit_module)
+        except ParseError as err:
+            return ChunkResult(None, [parse_error_diagnostic(err, line_offset)])
+
+        if not self.args.disable_verify and (diag := verify_ir(module)) is not None:
+            self._add_current_op_note(diag, module)
+            return ChunkResult(None, [diag])
+
+        with diagnostics.collecting() as engine:
+            try:
+                self.apply_passes(module)
+            except _VerifierFailed as failed:
+                engine.diagnostics.append(failed.diag)
+            except DiagnosticException as err:
+                engine.diagnostics.append(Diagnostic("error", _first_line(err), None))
+            if engine.has_errors:
+                return ChunkResult(None, engine.diagnostics)
+            return ChunkResult(self.output_resulting_program(module), engine.diagnostics)
+
+    def _add_current_op_note(self, diag: Diagnostic, module: ModuleOp) -> None:
+        """mlir-opt adds `note: see current operation: ...` to verifier errors
+        (not under -verify-diagnostics)."""
+        if self.args.verify_diagnostics or diag.location is None:
+            return
+        for op in module.walk():
+            loc = diagnostics.location_of(op)
+            if (
+                loc == diag.location
+                and op.location is not None
+                and diag.message.startswith(f"'{op.name}' op")
+            ):
+                try:
+                    from io import StringIO
+
+                    out = StringIO()
+                    Printer(stream=out, print_generic_format=True).print_op(op)
+                    first = out.getvalue()
+                except Exception:
+                    return
+                diag.notes.append(
+                    Diagnostic("note", f"see current operation: {first}", diag.location)
+                )
+                return
+
+    def run(self) -> None:
+        try:
+            sys.exit(self._run())
+        except (KeyboardInterrupt, BrokenPipeError):
+            sys.exit(1)
+
+    def _run(self) -> int:
+        name = self.get_input_name()
+        if self.args.input_file is None:
+            data = sys.stdin.buffer.read()
+            name = "<stdin>"
+        else:
+            try:
+                with open(self.args.input_file, "rb") as f:
+                    data = f.read()
+            except OSError as err:
+                print(f"xgpu-opt: error: could not open input file: {err}", file=sys.stderr)
+                return 1
+        text = data.decode("utf-8", errors="replace")
+        sources = SourceFiles()
+        sources.add(name, text)
+
+        out: IO[str] = sys.stdout
+        if self.args.output_file is not None:
+            out = open(self.args.output_file, "w")
+        failed = False
+        try:
+            chunks = split_chunks(text, self.args.split_input_file)
+            first = True
+            for chunk, line_offset in chunks:
+                try:
+                    result = self.process_chunk(chunk, name, line_offset)
+                except Exception as err:  # never a Python traceback
+                    result = ChunkResult(
+                        None,
+                        [Diagnostic("error", f"internal error: {type(err).__name__}: {err}", None)],
+                    )
+                if self.args.verify_diagnostics:
+                    expectations = parse_expectations(chunk, name, line_offset)
+                    problems = check(expectations, result.diagnostics)
+                    for problem in problems:
+                        print(problem, file=sys.stderr)
+                    failed |= bool(problems)
+                else:
+                    for diag in result.diagnostics:
+                        print(format_diagnostic(diag, sources), file=sys.stderr)
+                    failed |= any(d.severity == "error" for d in result.diagnostics)
+                if result.output is not None:
+                    if not first:
+                        out.write("// -----\n")
+                    out.write(result.output)
+                    first = False
+            out.flush()
+        finally:
+            if out is not sys.stdout:
+                out.close()
+        return 1 if failed else 0
 
 
-def main() -> None:
-    XGpuOptMain().run()
+def _first_line(err: Exception) -> str:
+    text = str(err)
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def register_xgpu_dialects(
+    ctx: Context, register: Callable[[str, Callable], None] | None = None
+) -> None:
+    """Register every dialect xdsl-opt knows, with xgpu's gpu dialect in place of
+    xDSL's (and the GPU target attributes added to their dialects)."""
+    from xdsl.universe import Universe
+
+    from xgpu.dialects import all_dialect_overrides
+
+    overrides = all_dialect_overrides()
+    dialects = dict(Universe.get_multiverse().all_dialects)
+    dialects.update(overrides)
+    for name, factory in dialects.items():
+        ctx.register_dialect(name, factory)
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A Context with every dialect xgpu-opt has, for use as a library."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    register_xgpu_dialects(ctx)
+    return ctx
+
+
+def parse(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
+    """Parse MLIR text into a module (raises ParseError on bad input)."""
+    return LocatingParser(ctx or make_context(), text, name).parse_module()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    XGpuOptMain(args=argv).run()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,19 @@
+"""xgpu's dialects: MLIR 22's gpu dialect (and GPU target attributes that live
+in other dialects' namespaces)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
+    """Dialect factories that xgpu-opt registers in place of xDSL's."""
+
+    def get_gpu() -> Dialect:
+        from xgpu.dialects.gpu import GPU
+
+        return GPU
+
+    return {"gpu": get_gpu}

@@ -1,0 +1,160 @@
+"""Differential check of xgpu against mlir-opt (the MLIR 22 oracle).
+
+    python -m xgpu.tools.mlir_diff FILE [--mlir-opt PATH]
+
+For each `// -----` chunk of FILE (which must be valid for mlir-opt):
+1. custom form:  `mlir-opt F`                  == `xgpu-opt F | mlir-opt`
+2. generic form: `mlir-opt --generic F`        == `xgpu-opt --print-op-generic F | mlir-opt --generic`
+3. mlir-opt's custom output parses in xgpu and prints back to the same IR;
+4. mlir-opt's generic output parses in xgpu and prints back to the same IR;
+5. every gpu op line xgpu prints for mlir-opt's output is the line mlir-opt
+   printed, byte for byte, up to the names of SSA values and blocks.
+Exits 1 and prints a diff for each difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from io import StringIO
+
+from xdsl.printer import Printer
+
+from xgpu.ir.verifier import verify_ir
+from xgpu.tools.xgpu_opt import make_context, parse, split_chunks
+
+_GPU_LINE = re.compile(r"^\s*(?:%[^=]*=\s*)?gpu\.")
+_NAME = re.compile(r"[%^][A-Za-z0-9_.$-]+(?:#\d+)?")
+
+
+def find_mlir_opt() -> str | None:
+    for cand in (
+        os.environ.get("XGPU_MLIR_OPT"),
+        "mlir-opt",
+        "mlir-opt-22",
+        "/usr/lib/llvm-22/bin/mlir-opt",
+    ):
+        if cand and shutil.which(cand):
+            return shutil.which(cand)
+    return None
+
+
+class OracleError(Exception):
+    pass
+
+
+def run_mlir_opt(mlir_opt: str, text: str, *flags: str) -> str:
+    proc = subprocess.run(
+        [mlir_opt, "--allow-unregistered-dialect", *flags, "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise OracleError(proc.stderr.strip())
+    return proc.stdout
+
+
+def xgpu_print(text: str, generic: bool = False) -> str:
+    """Parse, verify and print with xgpu (in-process, like `xgpu-opt`)."""
+    ctx = make_context(allow_unregistered=True)
+    module = parse(text, "<chunk>", ctx)
+    if (diag := verify_ir(module)) is not None:
+        raise OracleError(f"xgpu rejects it: {diag.location}: {diag.message}")
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic).print_op(module)
+    out.write("\n")
+    return out.getvalue()
+
+
+def _normalize_names(line: str) -> str:
+    names: dict[str, str] = {}
+
+    def rename(m: re.Match[str]) -> str:
+        tok = m.group(0)
+        return names.setdefault(tok, f"{tok[0]}v{len(names)}")
+
+    return _NAME.sub(rename, line.rstrip("\n"))
+
+
+def gpu_lines(text: str) -> list[str]:
+    return [_normalize_names(line) for line in text.splitlines() if _GPU_LINE.match(line)]
+
+
+def _diff(what: str, expected: str, actual: str) -> str:
+    diff = difflib.unified_diff(
+        expected.splitlines(), actual.splitlines(), "mlir-opt", "xgpu", lineterm=""
+    )
+    return f"{what}:\n" + "\n".join(diff)
+
+
+def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
+    problems: list[str] = []
+    try:
+        ref = run_mlir_opt(mlir_opt, chunk)
+        ref_generic = run_mlir_opt(mlir_opt, chunk, "--mlir-print-op-generic")
+    except OracleError as err:
+        return [f"mlir-opt rejects the input (fix the test): {err}"]
+
+    def check(what: str, expected: str, produce) -> None:
+        try:
+            actual = produce()
+        except OracleError as err:
+            problems.append(f"{what}: {err}")
+            return
+        except Exception as err:  # a parse error or a crash in xgpu
+            problems.append(f"{what}: {type(err).__name__}: {err}")
+            return
+        if actual != expected:
+            problems.append(_diff(what, expected, actual))
+
+    check("custom form (xgpu-opt F | mlir-opt)", ref, lambda: run_mlir_opt(mlir_opt, xgpu_print(chunk)))
+    check(
+        "generic form (xgpu-opt --print-op-generic F | mlir-opt --mlir-print-op-generic)",
+        ref_generic,
+        lambda: run_mlir_opt(mlir_opt, xgpu_print(chunk, generic=True), "--mlir-print-op-generic"),
+    )
+    check("mlir-opt's custom output through xgpu", ref, lambda: run_mlir_opt(mlir_opt, xgpu_print(ref)))
+    check(
+        "mlir-opt's generic output through xgpu",
+        ref,
+        lambda: run_mlir_opt(mlir_opt, xgpu_print(ref_generic)),
+    )
+    check(
+        "gpu op syntax, byte for byte (names normalized)",
+        "\n".join(gpu_lines(ref)),
+        lambda: "\n".join(gpu_lines(xgpu_print(ref))),
+    )
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file")
+    ap.add_argument("--mlir-opt", default=None)
+    args = ap.parse_args(argv)
+    mlir_opt = args.mlir_opt or find_mlir_opt()
+    if mlir_opt is None:
+        print("mlir_diff: no mlir-opt found (set XGPU_MLIR_OPT)", file=sys.stderr)
+        return 2
+    with open(args.file, encoding="utf-8") as f:
+        text = f.read()
+    failed = 0
+    chunks = split_chunks(text, True)
+    for chunk, offset in chunks:
+        if not chunk.strip():
+            continue
+        for problem in compare_chunk(mlir_opt, chunk):
+            failed += 1
+            print(f"{args.file}:{offset + 1}: chunk differs: {problem}\n", file=sys.stderr)
+    print(f"mlir_diff: {len(chunks)} chunk(s), {failed} difference(s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
