@@ -1,0 +1,124 @@
+"""xgpu-opt as a command line: diagnostics, -verify-diagnostics, split input."""
+
+from __future__ import annotations
+
+WAITS = """func.func @f(%a: !gpu.async.token) {
+  %0 = gpu.wait async [%a]
+  gpu.wait [%0]
+  func.return
+}
+"""
+
+
+def test_round_trip_prints_gpu_syntax(xgpu_opt):
+    res = xgpu_opt(WAITS)
+    assert res.rc == 0, res.err
+    assert "%0 = gpu.wait async [%a]" in res.out
+    assert "gpu.wait [%0]" in res.out
+
+
+def test_parse_error_has_location_caret_and_mlir_message(xgpu_opt):
+    res = xgpu_opt("func.func @f() {\n  %t = gpu.wait\n  func.return\n}\n")
+    assert res.rc == 1
+    lines = res.err.splitlines()
+    assert lines[0] == "input.mlir:2:3: error: cannot name an operation with no results"
+    assert lines[1] == "  %t = gpu.wait"
+    assert lines[2] == "  ^"
+    assert "Traceback" not in res.err
+
+
+def test_unnamed_async_op_is_rejected_like_mlir(xgpu_opt):
+    res = xgpu_opt("func.func @f() {\n  gpu.wait async\n  func.return\n}\n")
+    assert res.rc == 1
+    assert res.err.startswith(
+        "input.mlir:2:12: error: custom op 'gpu.wait' needs to be named when marked 'async'"
+    )
+
+
+def test_verifier_error_points_at_the_failing_op(xgpu_opt):
+    res = xgpu_opt("func.func @f() -> i32 {\n  %c = arith.constant 0 : i64\n  func.return %c : i64\n}\n")
+    assert res.rc == 1
+    first = res.err.splitlines()[0]
+    assert first.startswith("input.mlir:3:3: error: 'func.return' op ")
+    assert "note: see current operation" in res.err
+
+
+def test_split_input_file_joins_outputs_and_fails_on_any_error(xgpu_opt):
+    text = WAITS + "// -----\nfunc.func @g() {\n  %t = gpu.wait\n}\n// -----\n" + WAITS
+    res = xgpu_opt(text, "--split-input-file")
+    assert res.rc == 1
+    assert res.out.count("// -----") == 1
+    assert "input.mlir:8:3: error: cannot name an operation with no results" in res.err
+
+
+def test_verify_diagnostics_met_expectation_passes(xgpu_opt):
+    text = (
+        "func.func @f() {\n"
+        "  // expected-error @+1 {{cannot name an operation with no results}}\n"
+        "  %t = gpu.wait\n"
+        "}\n"
+    )
+    res = xgpu_opt(text, "--verify-diagnostics")
+    assert res.rc == 0, res.err
+    assert res.err == ""
+
+
+def test_verify_diagnostics_unmet_expectation_fails(xgpu_opt):
+    text = "func.func @f() {\n  // expected-error @+1 {{some other message}}\n  gpu.wait\n  func.return\n}\n"
+    res = xgpu_opt(text, "--verify-diagnostics")
+    assert res.rc == 1
+    assert 'input.mlir:2:6: error: expected error "some other message" was not produced' in res.err
+
+
+def test_verify_diagnostics_unexpected_error_fails(xgpu_opt):
+    text = "func.func @f() {\n  %t = gpu.wait\n}\n"
+    res = xgpu_opt(text, "--verify-diagnostics")
+    assert res.rc == 1
+    assert "input.mlir:2:3: error: unexpected error: cannot name an operation" in res.err
+
+
+def test_verify_diagnostics_wrong_line_fails(xgpu_opt):
+    text = (
+        "func.func @f() {\n"
+        "  // expected-error @+2 {{cannot name an operation with no results}}\n"
+        "  %t = gpu.wait\n"
+        "}\n"
+    )
+    res = xgpu_opt(text, "--verify-diagnostics")
+    assert res.rc == 1
+    assert "unexpected error" in res.err and "was not produced" in res.err
+
+
+def test_verify_diagnostics_per_chunk(xgpu_opt):
+    text = (
+        "func.func @f() {\n"
+        "  // expected-error @+1 {{cannot name}}\n"
+        "  %t = gpu.wait\n"
+        "}\n"
+        "// -----\n"
+        "func.func @g() {\n"
+        "  // expected-error @below {{needs to be named when marked 'async'}}\n"
+        "  gpu.wait async\n"
+        "}\n"
+    )
+    res = xgpu_opt(text, "--verify-diagnostics", "--split-input-file")
+    assert res.rc == 0, res.err
+
+
+def test_garbage_never_gives_a_traceback(xgpu_opt):
+    for text in ["}}}", "gpu.wait [", '"gpu.wait"(', "\x00\xff", "%0 = ", "module { gpu.module"]:
+        res = xgpu_opt(text)
+        assert res.rc == 1, text
+        assert "Traceback" not in res.err
+        assert "error:" in res.err
+
+
+def test_xdsl_gpu_passes_and_targets_are_removed():
+    from xgpu.tools.xgpu_opt import XGpuOptMain
+
+    main = XGpuOptMain(args=[])
+    assert "memref-to-gpu" not in main.available_passes
+    assert "gpu-map-parallel-loops" not in main.available_passes
+    assert "wgsl" not in main.available_targets
+    assert "canonicalize" in main.available_passes
+    assert main.ctx.get_optional_op("gpu.wait") is not None

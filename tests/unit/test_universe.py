@@ -1,0 +1,36 @@
+"""Installing xgpu must never break xdsl-opt (its entry point has no `gpu`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from xdsl.dialects import get_all_dialects
+from xdsl.transforms import get_all_passes
+from xdsl.universe import Universe
+
+from xgpu.universe import XGPU_UNIVERSE
+
+
+def test_multiverse_loads_with_xgpu_installed():
+    # Universe.get_multiverse raises on any duplicate name across plugins.
+    multiverse = Universe.get_multiverse()
+    assert "gpu" in multiverse.all_dialects
+
+
+def test_xgpu_universe_names_cannot_clash_with_xdsl():
+    assert "gpu" not in XGPU_UNIVERSE.all_dialects
+    assert not set(XGPU_UNIVERSE.all_dialects) & set(get_all_dialects())
+    assert not set(XGPU_UNIVERSE.all_passes) & set(get_all_passes())
+
+
+def test_xdsl_opt_still_runs():
+    proc = subprocess.run(
+        [sys.executable, "-c", "from xdsl.tools.xdsl_opt import main; main()"],
+        input='"test.op"() : () -> ()\n',
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert '"test.op"() : () -> ()' in proc.stdout
