@@ -14,6 +14,7 @@ mlir-opt:
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
+from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.verifier import verify_ir
 from xgpu.tools.verify_diagnostics import check, parse_expectations
 
@@ -48,19 +50,21 @@ class LocatingParser(Parser):
         self._file = name
         self._line_offset = line_offset
         self._index = LineIndex(text)
-        self._name_positions: list[int] = []
+        self._name_positions: list[tuple[int, int]] = []
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
-        self._name_positions.append(self._current_token.span.start)
+        self._name_positions.append((self._current_token.span.start, len(results)))
         return results
 
     def parse_operation(self) -> Operation:
         depth = len(self._name_positions)
         op = super().parse_operation()
         if len(self._name_positions) > depth:
-            pos = self._name_positions[depth]
+            pos, bound = self._name_positions[depth]
             del self._name_positions[depth:]
+            if bound == 0 and isinstance(op, AsyncOpInterface) and op.async_token is not None:
+                self._unnamed_async(op, pos)
             if isinstance(op.location, UnknownLoc):
                 line, col = self._index.line_col(pos)
                 op.location = diagnostics.make_location_attr(
@@ -68,11 +72,58 @@ class LocatingParser(Parser):
                 )
         return op
 
+    def _unnamed_async(self, op: Operation, name_pos: int) -> None:
+        """MLIR requires a name for the token of an op marked `async`."""
+        text = self.lexer.input.content
+        at = text.find("async", name_pos)
+        at = at if at >= 0 else name_pos
+        self.raise_error(
+            f"custom op '{op.name}' needs to be named when marked 'async'", at, at + 5
+        )
+
+
+_XDSL_PARSE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], str]]] = [
+    (
+        re.compile(r"Operation has 0 results, but was given \d+ to bind\.?"),
+        lambda m, tok: "cannot name an operation with no results",
+    ),
+    (
+        re.compile(r"Operation has (\d+) results, but was given (\d+) to bind\.?"),
+        lambda m, tok: f"operation defines {m[1]} results but was provided {m[2]} to bind",
+    ),
+    (
+        re.compile(r"SSA value (%\S+) is already defined"),
+        lambda m, tok: f"redefinition of SSA value '{m[1]}'",
+    ),
+    (
+        re.compile(
+            r"operand is used with type (.+), but has been previously used or defined "
+            r"with type (.+)"
+        ),
+        lambda m, tok: (
+            f"use of value '{tok}' expects different type than prior uses: '{m[1]}' vs '{m[2]}'"
+        ),
+    ),
+    (
+        re.compile(r"Operation (\S+) is not registered"),
+        lambda m, tok: f"custom op '{m[1]}' is unknown",
+    ),
+]
+
+
+def mlir_parse_message(message: str, token: str) -> str:
+    """MLIR's wording for the parse errors xDSL words differently."""
+    for pattern, mlir in _XDSL_PARSE_MESSAGES:
+        if (m := pattern.fullmatch(message)) is not None:
+            return mlir(m, token)
+    return message
+
 
 def parse_error_diagnostic(err: ParseError, line_offset: int = 0) -> Diagnostic:
     span = err.span
     line, col = LineIndex(span.input.content).line_col(span.start)
-    return Diagnostic("error", err.msg, Location(span.input.name, line + line_offset, col))
+    message = mlir_parse_message(err.msg, str(span.text))
+    return Diagnostic("error", message, Location(span.input.name, line + line_offset, col))
 
 
 @dataclass
