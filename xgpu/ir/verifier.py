@@ -13,6 +13,7 @@ from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import Diagnostic, diagnostic_from_exception, location_of, op_message
+from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
 
 
 def _verify_structure(op: Operation) -> None:
@@ -43,6 +44,8 @@ def verify_op(op: Operation) -> Diagnostic | None:
     """Verify `op` alone (not the ops nested in it)."""
     try:
         _verify_structure(op)
+        if op.attributes:
+            verify_dialect_attributes(op)
         op.verify_()
     except VerifyException as exc:
         return diagnostic_from_exception(op, exc)

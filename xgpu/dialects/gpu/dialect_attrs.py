@@ -1,0 +1,45 @@
+"""Verification of the gpu dialect's discardable attributes on any op, as MLIR's
+`GPUDialect::verifyOperationAttribute` does:
+
+- `gpu.known_block_size`, `gpu.known_grid_size`, `gpu.known_cluster_size`
+  must be dense i32 arrays of 3 elements, whatever op carries them;
+- a unit `gpu.container_module` may only be attached to `builtin.module`.
+
+(The kernel-symbol checks that MLIR also runs from the container module are
+done by `gpu.launch_func`'s own verifier.)
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnitAttr, i32
+from xdsl.ir import Attribute, Operation
+
+from xgpu.diagnostics import OpDiagnostic
+
+CONTAINER_MODULE = "gpu.container_module"
+KERNEL = "gpu.kernel"
+KNOWN_SIZE_ATTRS = ("gpu.known_block_size", "gpu.known_grid_size", "gpu.known_cluster_size")
+
+
+def verify_dialect_attribute(op: Operation, name: str, value: Attribute) -> None:
+    """Raise OpDiagnostic when the `gpu.*` discardable attribute `name` of `op`
+    is invalid there."""
+    if name in KNOWN_SIZE_ATTRS:
+        if not (isinstance(value, DenseArrayBase) and value.elt_type == i32):
+            raise OpDiagnostic(f"{name} must be a dense i32 array")
+        if len(value) != 3:
+            raise OpDiagnostic(f"{name} must contain exactly 3 elements")
+        return
+    if name == CONTAINER_MODULE and isinstance(value, UnitAttr):
+        if not isinstance(op, ModuleOp):
+            raise OpDiagnostic(
+                f"expected '{CONTAINER_MODULE}' attribute to be attached to 'builtin.module'",
+                prefix=False,
+            )
+
+
+def verify_dialect_attributes(op: Operation) -> None:
+    """Check every `gpu.*` discardable attribute of `op`."""
+    for name, value in op.attributes.items():
+        if name.startswith("gpu."):
+            verify_dialect_attribute(op, name, value)
