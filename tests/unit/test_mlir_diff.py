@@ -1,0 +1,63 @@
+"""The differential checker must catch a difference from mlir-opt."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from xgpu.tools import mlir_diff
+
+MLIR_OPT = mlir_diff.find_mlir_opt()
+requires_mlir = pytest.mark.skipif(
+    MLIR_OPT is None and os.environ.get("XGPU_REQUIRE_MLIR") != "1",
+    reason="mlir-opt (22) not found",
+)
+
+CHUNK = """func.func @f(%a: !gpu.async.token) {
+  %0 = gpu.wait async [%a]
+  gpu.wait [%0]
+  return
+}
+"""
+
+
+def test_name_normalization_keeps_syntax():
+    assert mlir_diff.gpu_lines("  %x, %y = gpu.wait async [%x]\n  return\n") == [
+        "  %v0, %v1 = gpu.wait async [%v0]"
+    ]
+
+
+@requires_mlir
+def test_identical_output_has_no_difference():
+    assert mlir_diff.compare_chunk(MLIR_OPT, CHUNK) == []
+
+
+@requires_mlir
+def test_a_spacing_difference_is_caught(monkeypatch: pytest.MonkeyPatch):
+    real = mlir_diff.xgpu_print
+
+    def wrong_spacing(text: str, generic: bool = False) -> str:
+        return real(text, generic).replace("gpu.wait [", "gpu.wait  [")
+
+    monkeypatch.setattr(mlir_diff, "xgpu_print", wrong_spacing)
+    problems = mlir_diff.compare_chunk(MLIR_OPT, CHUNK)
+    assert len(problems) == 1 and "byte for byte" in problems[0]
+
+
+@requires_mlir
+def test_a_semantic_difference_is_caught(monkeypatch: pytest.MonkeyPatch):
+    real = mlir_diff.xgpu_print
+
+    def drop_dependency(text: str, generic: bool = False) -> str:
+        return real(text, generic).replace("gpu.wait async [%a]", "gpu.wait async")
+
+    monkeypatch.setattr(mlir_diff, "xgpu_print", drop_dependency)
+    problems = mlir_diff.compare_chunk(MLIR_OPT, CHUNK)
+    assert any("custom form" in p for p in problems)
+
+
+@requires_mlir
+def test_input_rejected_by_mlir_is_reported():
+    problems = mlir_diff.compare_chunk(MLIR_OPT, "func.func @f() {\n  %t = gpu.wait\n}\n")
+    assert problems and "mlir-opt rejects the input" in problems[0]
