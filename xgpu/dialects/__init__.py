@@ -16,4 +16,8 @@ def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
 
         return GPU
 
-    return {"gpu": get_gpu}
+    from xgpu.dialects.gpu.targets import target_dialect_factories
+
+    # nvvm/rocdl/xevm/spirv: xDSL 0.75 has none of these dialects; they hold
+    # the GPU target attributes (#nvvm.target, #spirv.target_env, ...).
+    return {"gpu": get_gpu, **target_dialect_factories()}
