@@ -94,6 +94,8 @@ def diagnostic_from_exception(op: Operation, exc: VerifyException) -> Diagnostic
             )
         return diag
     message = str(exc.args[0]) if exc.args else str(exc)
+    # Some xDSL verifiers (HasParent, ...) already start with the op name.
+    message = message.removeprefix(f"'{op.name}' ")
     return Diagnostic("error", op_message(op, message), location_of(op))
 
 

@@ -23,8 +23,7 @@ import subprocess
 import sys
 from io import StringIO
 
-from xdsl.printer import Printer
-
+from xgpu.ir.printer import MLIRPrinter
 from xgpu.ir.verifier import verify_ir
 from xgpu.tools.xgpu_opt import make_context, parse, split_chunks
 
@@ -67,7 +66,7 @@ def xgpu_print(text: str, generic: bool = False) -> str:
     if (diag := verify_ir(module)) is not None:
         raise OracleError(f"xgpu rejects it: {diag.location}: {diag.message}")
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic).print_op(module)
+    MLIRPrinter(stream=out, print_generic_format=generic).print_op(module)
     out.write("\n")
     return out.getvalue()
 

@@ -22,16 +22,17 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.printer import MLIRPrinter, XGpuMLIRTarget
 from xgpu.ir.verifier import verify_ir
 from xgpu.tools.verify_diagnostics import check, parse_expectations
 
@@ -71,6 +72,11 @@ class LocatingParser(Parser):
                     self._file, line + self._line_offset, col
                 )
         return op
+
+    def diagnostic_here(self, message: str) -> Diagnostic:
+        """A diagnostic at the parser's current position."""
+        line, col = self._index.line_col(self._current_token.span.start)
+        return Diagnostic("error", message, Location(self._file, line + self._line_offset, col))
 
     def _unnamed_async(self, op: Operation, name_pos: int) -> None:
         """MLIR requires a name for the token of an op marked `async`."""
@@ -155,6 +161,9 @@ class XGpuOptMain(xDSLOptMain):
     version_format = "xgpu-opt (MLIR 22 gpu dialect) built on xdsl version {xdsl_version}"
 
     def __init__(self, description: str = "xgpu modular optimizer driver", args=None):
+        # xdsl-opt's --disable-verify replaces Attribute.__post_init__ for the whole
+        # process; remember the real one so that `run` can put it back.
+        self._attribute_post_init = Attribute.__post_init__
         super().__init__(description, args)
 
     # ---------------------------------------------------------------- registry
@@ -174,6 +183,7 @@ class XGpuOptMain(xDSLOptMain):
         super().register_all_targets()
         for name in _XDSL_GPU_TARGETS:
             self.available_targets.pop(name, None)
+        self.available_targets["mlir"] = lambda: XGpuMLIRTarget
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -203,11 +213,14 @@ class XGpuOptMain(xDSLOptMain):
     # --------------------------------------------------------------- running
     def process_chunk(self, text: str, name: str, line_offset: int) -> ChunkResult:
         """Parse, verify, transform and print one chunk; collect its diagnostics."""
+        parser = LocatingParser(self.ctx, text, name, line_offset)
         try:
-            parser = LocatingParser(self.ctx, text, name, line_offset)
             module = parser.parse_module(not self.args.no_implicit_module)
         except ParseError as err:
             return ChunkResult(None, [parse_error_diagnostic(err, line_offset)])
+        except VerifyException as err:
+            # An attribute or type that fails its own verifier while being built.
+            return ChunkResult(None, [parser.diagnostic_here(str(err))])
 
         if not self.args.disable_verify and (diag := verify_ir(module)) is not None:
             self._add_current_op_note(diag, module)
@@ -240,7 +253,7 @@ class XGpuOptMain(xDSLOptMain):
                     from io import StringIO
 
                     out = StringIO()
-                    Printer(stream=out, print_generic_format=True).print_op(op)
+                    MLIRPrinter(stream=out, print_generic_format=True).print_op(op)
                     first = out.getvalue()
                 except Exception:
                     return
@@ -254,6 +267,8 @@ class XGpuOptMain(xDSLOptMain):
             sys.exit(self._run())
         except (KeyboardInterrupt, BrokenPipeError):
             sys.exit(1)
+        finally:
+            Attribute.__post_init__ = self._attribute_post_init
 
     def _run(self) -> int:
         name = self.get_input_name()

@@ -1,19 +1,189 @@
-"""Host-side gpu ops: wait (more host ops are added here)."""
+"""Host-side gpu ops: wait, alloc, dealloc, memcpy, memset, host_register,
+host_unregister and set_default_device."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    IndexType,
+    MemRefType,
+    NoneAttr,
+    ShapedType,
+    StridedLayoutAttr,
+    UnitAttr,
+    UnrankedMemRefType,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
+    operand_def,
+    opt_prop_def,
     opt_result_def,
+    result_def,
+    traits_def,
     var_operand_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    EffectInstance,
+    MemoryEffect,
+    MemoryEffectKind,
+    MemoryWriteEffect,
+)
+from xdsl.utils.exceptions import VerifyException
 
 from xgpu.dialects.gpu.async_interface import AsyncDependencies, AsyncOpInterface
 from xgpu.dialects.gpu.types import AsyncTokenType
+
+_ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
+
+
+# ---------------------------------------------------------------------------
+# Custom directives: a type that must be of one builtin kind
+# ---------------------------------------------------------------------------
+
+
+def _parse_type_of_kind(
+    parser: Parser, state: ParsingState, kind: type[Attribute], kind_name: str
+) -> Attribute:
+    """Parse a type and reject it, as MLIR's `parseType<T>` does, when it is not
+    of the expected builtin kind."""
+    start = parser.pos
+    ty = parser.parse_type()
+    if not isinstance(ty, kind):
+        parser.raise_error(
+            f"custom op '{state.op_type.name}' invalid kind of type specified: "
+            f"expected {kind_name}, but found '{ty}'",
+            start,
+            parser.pos,
+        )
+    return ty
+
+
+def _print_type(printer: Printer, state: PrintingState, ty: TypeDirective, op: IRDLOperation):
+    state.print_whitespace(printer)
+    printer.print_list(ty.get(op), printer.print_attribute)
+
+
+@irdl_custom_directive
+class RankedMemRefType(CustomDirective):
+    """`custom<RankedMemRefType>(type($x))`: `type($x)` restricted to a ranked memref
+    at parse time (MLIR parses `AnyMemRef` operands with `parseType<MemRefType>`)."""
+
+    ty: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> bool:
+        self.ty.set(state, [_parse_type_of_kind(parser, state, MemRefType, "builtin.memref")])
+        return True
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        _print_type(printer, state, self.ty, op)
+
+
+@irdl_custom_directive
+class UnrankedMemRefKindType(CustomDirective):
+    """`custom<UnrankedMemRefKindType>(type($x))`: `type($x)` restricted to an
+    unranked memref at parse time."""
+
+    ty: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> bool:
+        self.ty.set(
+            state,
+            [_parse_type_of_kind(parser, state, UnrankedMemRefType, "builtin.unranked_memref")],
+        )
+        return True
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        _print_type(printer, state, self.ty, op)
+
+
+# ---------------------------------------------------------------------------
+# Memory effects on specific values (MLIR attaches them to operands/results)
+# ---------------------------------------------------------------------------
+
+
+class _AllocResultEffect(MemoryEffect):
+    @classmethod
+    def get_effects(cls, op: Operation):
+        return {EffectInstance(MemoryEffectKind.ALLOC, cast(AllocOp, op).memref)}
+
+
+class _DeallocOperandEffect(MemoryEffect):
+    @classmethod
+    def get_effects(cls, op: Operation):
+        return {EffectInstance(MemoryEffectKind.FREE, cast(DeallocOp, op).memref)}
+
+
+class _MemcpyEffect(MemoryEffect):
+    @classmethod
+    def get_effects(cls, op: Operation):
+        op = cast(MemcpyOp, op)
+        return {
+            EffectInstance(MemoryEffectKind.WRITE, op.dst),
+            EffectInstance(MemoryEffectKind.READ, op.src),
+        }
+
+
+class _MemsetEffect(MemoryEffect):
+    @classmethod
+    def get_effects(cls, op: Operation):
+        return {EffectInstance(MemoryEffectKind.WRITE, cast(MemsetOp, op).dst)}
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def layout_num_symbols(memref_type: MemRefType) -> int:
+    """The number of symbols of the affine map a memref layout stands for
+    (one per dynamic offset or stride of a strided layout)."""
+    layout = memref_type.layout
+    if isinstance(layout, NoneAttr):
+        return 0
+    if isinstance(layout, AffineMapAttr):
+        return layout.data.num_symbols
+    if isinstance(layout, StridedLayoutAttr):
+        values = (layout.offset, *layout.strides.data)
+        return sum(isinstance(v, NoneAttr) for v in values)
+    return 0
+
+
+def _element_type_or_self(ty: Attribute) -> Attribute:
+    if isinstance(ty, ShapedType):
+        return cast(ShapedType, ty).get_element_type()  # pyright: ignore
+    return ty
+
+
+def _compatible_shapes(a: Sequence[int], b: Sequence[int]) -> bool:
+    return len(a) == len(b) and all(
+        x == y or x == DYNAMIC_INDEX or y == DYNAMIC_INDEX for x, y in zip(a, b)
+    )
+
+
+def _token_types(is_async: bool) -> list[Attribute]:
+    return [AsyncTokenType()] if is_async else []
+
+
+# ---------------------------------------------------------------------------
+# Ops
+# ---------------------------------------------------------------------------
 
 
 @irdl_op_definition
@@ -35,5 +205,202 @@ class WaitOp(AsyncOpInterface, IRDLOperation):
         )
 
 
-OPS: list[type] = [WaitOp]
+@irdl_op_definition
+class AllocOp(AsyncOpInterface, IRDLOperation):
+    """`gpu.alloc`: allocate a memref on the device (or, `host_shared`, in memory
+    that the host can access too)."""
+
+    name = "gpu.alloc"
+
+    async_dependencies = var_operand_def(AsyncTokenType)
+    dynamic_sizes = var_operand_def(IndexType)
+    symbol_operands = var_operand_def(IndexType)
+    host_shared = opt_prop_def(UnitAttr, prop_name="hostShared")
+
+    memref = result_def(MemRefType)
+    async_token = opt_result_def(AsyncTokenType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(_AllocResultEffect())
+
+    custom_directives = (AsyncDependencies, RankedMemRefType)
+    assembly_format = (
+        f"{_ASYNC_DEPS} (`host_shared` $hostShared^)? ` ` `(` $dynamic_sizes `)`"
+        " (`` `[` $symbol_operands^ `]`)? attr-dict `:` custom<RankedMemRefType>(type($memref))"
+    )
+
+    def __init__(
+        self,
+        memref_type: MemRefType,
+        dynamic_sizes: Sequence[SSAValue] = (),
+        symbol_operands: Sequence[SSAValue] = (),
+        deps: Sequence[SSAValue] = (),
+        is_async: bool = False,
+        host_shared: bool = False,
+    ):
+        super().__init__(
+            operands=[deps, dynamic_sizes, symbol_operands],
+            result_types=[memref_type, _token_types(is_async)],
+            properties={"hostShared": UnitAttr()} if host_shared else {},
+        )
+
+    def verify_(self) -> None:
+        memref_type = cast(MemRefType, self.memref.type)
+        expected = sum(d == DYNAMIC_INDEX for d in memref_type.get_shape())
+        if len(self.dynamic_sizes) != expected:
+            raise VerifyException(
+                f"incorrect number of dynamic sizes, has {len(self.dynamic_sizes)}, "
+                f"expected {expected}"
+            )
+        if len(self.symbol_operands) != layout_num_symbols(memref_type):
+            raise VerifyException("symbol operand count does not equal memref symbol count")
+
+
+@irdl_op_definition
+class DeallocOp(AsyncOpInterface, IRDLOperation):
+    """`gpu.dealloc`: free a memref allocated with `gpu.alloc`."""
+
+    name = "gpu.dealloc"
+
+    async_dependencies = var_operand_def(AsyncTokenType)
+    memref = operand_def(MemRefType)
+    async_token = opt_result_def(AsyncTokenType)
+
+    traits = traits_def(_DeallocOperandEffect())
+
+    custom_directives = (AsyncDependencies, RankedMemRefType)
+    assembly_format = f"{_ASYNC_DEPS} $memref attr-dict `:` custom<RankedMemRefType>(type($memref))"
+
+    def __init__(self, memref: SSAValue, deps: Sequence[SSAValue] = (), is_async: bool = False):
+        super().__init__(operands=[deps, memref], result_types=[_token_types(is_async)])
+
+
+@irdl_op_definition
+class MemcpyOp(AsyncOpInterface, IRDLOperation):
+    """`gpu.memcpy`: copy `src` into `dst` (host or device memrefs)."""
+
+    name = "gpu.memcpy"
+
+    async_dependencies = var_operand_def(AsyncTokenType)
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    async_token = opt_result_def(AsyncTokenType)
+
+    traits = traits_def(_MemcpyEffect())
+
+    custom_directives = (AsyncDependencies, RankedMemRefType)
+    assembly_format = (
+        f"{_ASYNC_DEPS} $dst `,` $src `:` custom<RankedMemRefType>(type($dst)) `,`"
+        " custom<RankedMemRefType>(type($src)) attr-dict"
+    )
+
+    def __init__(
+        self,
+        dst: SSAValue,
+        src: SSAValue,
+        deps: Sequence[SSAValue] = (),
+        is_async: bool = False,
+    ):
+        super().__init__(operands=[deps, dst, src], result_types=[_token_types(is_async)])
+
+    def verify_(self) -> None:
+        dst_type = cast(MemRefType, self.dst.type)
+        src_type = cast(MemRefType, self.src.type)
+        if dst_type.get_element_type() != src_type.get_element_type():
+            raise VerifyException("arguments have incompatible element type")
+        if not _compatible_shapes(dst_type.get_shape(), src_type.get_shape()):
+            raise VerifyException("arguments have incompatible shape")
+
+
+@irdl_op_definition
+class MemsetOp(AsyncOpInterface, IRDLOperation):
+    """`gpu.memset`: set every element of `dst` to `value`."""
+
+    name = "gpu.memset"
+
+    async_dependencies = var_operand_def(AsyncTokenType)
+    dst = operand_def(MemRefType)
+    value = operand_def()
+    async_token = opt_result_def(AsyncTokenType)
+
+    traits = traits_def(_MemsetEffect())
+
+    custom_directives = (AsyncDependencies, RankedMemRefType)
+    assembly_format = (
+        f"{_ASYNC_DEPS} $dst `,` $value `:` custom<RankedMemRefType>(type($dst)) `,`"
+        " type($value) attr-dict"
+    )
+
+    def __init__(
+        self,
+        dst: SSAValue,
+        value: SSAValue,
+        deps: Sequence[SSAValue] = (),
+        is_async: bool = False,
+    ):
+        super().__init__(operands=[deps, dst, value], result_types=[_token_types(is_async)])
+
+    def verify_(self) -> None:
+        if _element_type_or_self(self.dst.type) != _element_type_or_self(self.value.type):
+            raise VerifyException(
+                "failed to verify that all of {dst, value} have same element type"
+            )
+
+
+@irdl_op_definition
+class HostRegisterOp(IRDLOperation):
+    """`gpu.host_register`: make host memory accessible to the device."""
+
+    name = "gpu.host_register"
+
+    value = operand_def(UnrankedMemRefType)
+
+    custom_directives = (UnrankedMemRefKindType,)
+    assembly_format = "$value attr-dict `:` custom<UnrankedMemRefKindType>(type($value))"
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
+@irdl_op_definition
+class HostUnregisterOp(IRDLOperation):
+    """`gpu.host_unregister`: undo a `gpu.host_register`."""
+
+    name = "gpu.host_unregister"
+
+    value = operand_def(UnrankedMemRefType)
+
+    custom_directives = (UnrankedMemRefKindType,)
+    assembly_format = "$value attr-dict `:` custom<UnrankedMemRefKindType>(type($value))"
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
+@irdl_op_definition
+class SetDefaultDeviceOp(IRDLOperation):
+    """`gpu.set_default_device`: select the device later gpu ops run on."""
+
+    name = "gpu.set_default_device"
+
+    dev_index = operand_def(i32)
+
+    traits = traits_def(MemoryWriteEffect())
+
+    assembly_format = "attr-dict $dev_index"
+
+    def __init__(self, dev_index: SSAValue):
+        super().__init__(operands=[dev_index])
+
+
+OPS: list[type] = [
+    WaitOp,
+    AllocOp,
+    DeallocOp,
+    MemcpyOp,
+    MemsetOp,
+    HostRegisterOp,
+    HostUnregisterOp,
+    SetDefaultDeviceOp,
+]
 ATTRS: list[type] = []

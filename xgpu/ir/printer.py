@@ -1,0 +1,90 @@
+"""A printer that writes builtin attributes the way MLIR 22 does where xDSL's
+differs: MLIR elides the default type of an integer (i64) or float (f64)
+inside an array (`[1, 2]`, not `[1 : i64, 2 : i64]`) and of an integer
+memory space (`memref<4xf32, 3>`, not `memref<4xf32, 3 : i64>`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    UnrankedMemRefType,
+    f64,
+    i64,
+)
+from xdsl.ir import Attribute
+from xdsl.printer import Printer
+from xdsl.targets.mlir import MLIRTarget
+
+
+def _print_elided(printer: Printer, attr: Attribute) -> bool:
+    """Print `attr` without its type if MLIR would elide it; True if printed."""
+    if isinstance(attr, IntegerAttr) and attr.type == i64:
+        attr.print_without_type(printer)
+        return True
+    if isinstance(attr, FloatAttr) and attr.type == f64:
+        attr.print_without_type(printer)
+        return True
+    return False
+
+
+class MLIRPrinter(Printer):
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, ArrayAttr):
+            with self.in_square_brackets():
+                self.print_list(
+                    attribute.data,
+                    lambda a: _print_elided(self, a) or Printer.print_attribute(self, a),
+                )
+            return
+        if isinstance(attribute, MemRefType) and isinstance(attribute.memory_space, IntegerAttr):
+            self.print_string("memref<")
+            if attribute.shape.data:
+                self.print_dimension_list(attribute.get_shape())
+                self.print_string("x")
+            self.print_attribute(attribute.element_type)
+            if not isinstance(attribute.layout, NoneAttr):
+                self.print_string(", ")
+                self.print_attribute(attribute.layout)
+            self.print_string(", ")
+            if not _print_elided(self, attribute.memory_space):
+                self.print_attribute(attribute.memory_space)
+            self.print_string(">")
+            return
+        if isinstance(attribute, UnrankedMemRefType) and isinstance(
+            attribute.memory_space, IntegerAttr
+        ):
+            self.print_string("memref<*x")
+            self.print_attribute(attribute.element_type)
+            self.print_string(", ")
+            if not _print_elided(self, attribute.memory_space):
+                self.print_attribute(attribute.memory_space)
+            self.print_string(">")
+            return
+        super().print_attribute(attribute)
+
+
+@dataclass(frozen=True)
+class XGpuMLIRTarget(MLIRTarget):
+    """xdsl-opt's `mlir` target, printing with `MLIRPrinter`."""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        if self.syntax_highlight:
+            return super().emit(ctx, module, output)
+        printer = MLIRPrinter(
+            stream=output,
+            print_generic_format=self.print_generic_format,
+            print_properties_as_attributes=self.print_properties_as_attributes,
+            print_debuginfo=self.print_debuginfo,
+        )
+        printer.print_op(module)
+        printer.print_metadata(ctx.loaded_dialects)
+        print("\n", file=output)
