@@ -61,3 +61,10 @@ def test_a_semantic_difference_is_caught(monkeypatch: pytest.MonkeyPatch):
 def test_input_rejected_by_mlir_is_reported():
     problems = mlir_diff.compare_chunk(MLIR_OPT, "func.func @f() {\n  %t = gpu.wait\n}\n")
     assert problems and "mlir-opt rejects the input" in problems[0]
+
+
+def test_packed_results_compare_equal_to_named_results():
+    mlir = "  %0:2 = gpu.warp_execute_on_lane_0(%a)[32] -> (f32, f32) {\n"
+    xdsl = "  %r1, %r2 = gpu.warp_execute_on_lane_0(%a)[32] -> (f32, f32) {\n"
+    assert mlir_diff.gpu_lines(mlir) == mlir_diff.gpu_lines(xdsl)
+    assert mlir_diff.gpu_lines(mlir) != mlir_diff.gpu_lines(xdsl.replace("[32]", "[64]"))

@@ -81,8 +81,26 @@ def _normalize_names(line: str) -> str:
     return _NAME.sub(rename, line.rstrip("\n"))
 
 
+_PACKED_RESULTS = re.compile(r"^(\s*)%([A-Za-z0-9_.$-]+):(\d+) =")
+
+
+def _unpack_results(line: str) -> str:
+    """MLIR prints N results of one op as `%0:2 = ...` (used as `%0#1`); xDSL
+    names each (`%a, %b = ...`). Spell MLIR's form like xDSL's."""
+    m = _PACKED_RESULTS.match(line)
+    if m is None:
+        return line
+    indent, name, count = m.group(1), m.group(2), int(m.group(3))
+    names = ", ".join(f"%{name}#{i}" for i in range(count))
+    return f"{indent}{names} =" + line[m.end() :]
+
+
 def gpu_lines(text: str) -> list[str]:
-    return [_normalize_names(line) for line in text.splitlines() if _GPU_LINE.match(line)]
+    return [
+        _normalize_names(_unpack_results(line))
+        for line in text.splitlines()
+        if _GPU_LINE.match(line)
+    ]
 
 
 def _diff(what: str, expected: str, actual: str) -> str:
