@@ -106,7 +106,7 @@ def test_verify_diagnostics_per_chunk(xgpu_opt):
 
 
 def test_garbage_never_gives_a_traceback(xgpu_opt):
-    for text in ["}}}", "gpu.wait [", '"gpu.wait"(', "\x00\xff", "%0 = ", "module { gpu.module"]:
+    for text in ["}}}", "%", "gpu.wait [", '"gpu.wait"(', "\x00\xff", "%0 = ", "module { gpu.module"]:
         res = xgpu_opt(text)
         assert res.rc == 1, text
         assert "Traceback" not in res.err

@@ -213,13 +213,15 @@ class XGpuOptMain(xDSLOptMain):
     # --------------------------------------------------------------- running
     def process_chunk(self, text: str, name: str, line_offset: int) -> ChunkResult:
         """Parse, verify, transform and print one chunk; collect its diagnostics."""
-        parser = LocatingParser(self.ctx, text, name, line_offset)
+        parser: LocatingParser | None = None
         try:
+            parser = LocatingParser(self.ctx, text, name, line_offset)
             module = parser.parse_module(not self.args.no_implicit_module)
         except ParseError as err:
             return ChunkResult(None, [parse_error_diagnostic(err, line_offset)])
         except VerifyException as err:
             # An attribute or type that fails its own verifier while being built.
+            assert parser is not None
             return ChunkResult(None, [parser.diagnostic_here(str(err))])
 
         if not self.args.disable_verify and (diag := verify_ir(module)) is not None:

@@ -3,10 +3,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import ClassVar, TypeVar
+
+from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Data, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
 from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _expect(parser: AttrParser, punctuation: str) -> None:
+    """Parse `punctuation`, failing with MLIR's "expected 'X'" message."""
+    if parser.parse_optional_punctuation(punctuation) is None:  # pyright: ignore
+        parser.raise_error(f"expected '{punctuation}'")
+
+
+def _parse_enum_value(parser: AttrParser, enum: type[_E], cpp_name: str) -> _E:
+    """Parse one case of `enum` (a keyword or a string), failing with MLIR's message."""
+    span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+    value = parser.parse_optional_identifier_or_str_literal()
+    if value is None:
+        parser.raise_error("expected valid keyword or string", span)
+    if value not in enum.__members__.values():
+        cases = ", ".join(e.value for e in enum)
+        parser.raise_error(f"expected {cpp_name} to be one of: {cases}", span)
+    return enum(value)
 
 
 class Dimension(StrEnum):
@@ -20,6 +55,10 @@ class DimensionAttr(EnumAttribute[Dimension], SpacedOpaqueSyntaxAttribute):
     """`#gpu<dim x|y|z>`."""
 
     name = "gpu.dim"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Dimension:
+        return _parse_enum_value(parser, Dimension, "::mlir::gpu::Dimension")
 
 
 class AllReduceOperation(StrEnum):
@@ -71,10 +110,341 @@ class BroadcastTypeAttr(EnumAttribute[BroadcastType], SpacedOpaqueSyntaxAttribut
     name = "gpu.broadcast"
 
 
+# --------------------------------------------------------------------------- #
+# Address spaces                                                              #
+# --------------------------------------------------------------------------- #
+
+
+class AddressSpace(StrEnum):
+    """GPU memory address spaces (MLIR 22 has no `constant`)."""
+
+    GLOBAL = "global"
+    WORKGROUP = "workgroup"
+    PRIVATE = "private"
+
+
+class _AngleEnumSyntax:
+    """Pretty syntax `#gpu.<mnemonic><case>` for an `EnumAttribute` subclass.
+
+    Mix in before `EnumAttribute[...]`; `cpp_enum` names the enum in MLIR's
+    parse error ("expected ::mlir::gpu::X to be one of: ...")."""
+
+    cpp_enum: ClassVar[str]
+    enum_type: ClassVar[type[StrEnum]]
+    data: StrEnum
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_identifier_or_string_literal(self.data.value)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> StrEnum:
+        _expect(parser, "<")
+        value = _parse_enum_value(parser, cls.enum_type, cls.cpp_enum)
+        _expect(parser, ">")
+        return value
+
+
+@irdl_attr_definition
+class AddressSpaceAttr(_AngleEnumSyntax, EnumAttribute[AddressSpace]):
+    """`#gpu.address_space<global|workgroup|private>`, e.g. as a memref memory space."""
+
+    name = "gpu.address_space"
+    cpp_enum = "::mlir::gpu::AddressSpace"
+
+
+# --------------------------------------------------------------------------- #
+# Device mapping attributes (scf.forall mappings)                             #
+# --------------------------------------------------------------------------- #
+
+
+class MappingId(StrEnum):
+    """The ids a mapping attribute may name: 3-D ids and linear dimensions 0-9."""
+
+    X = "x"
+    Y = "y"
+    Z = "z"
+    LINEAR_DIM_0 = "linear_dim_0"
+    LINEAR_DIM_1 = "linear_dim_1"
+    LINEAR_DIM_2 = "linear_dim_2"
+    LINEAR_DIM_3 = "linear_dim_3"
+    LINEAR_DIM_4 = "linear_dim_4"
+    LINEAR_DIM_5 = "linear_dim_5"
+    LINEAR_DIM_6 = "linear_dim_6"
+    LINEAR_DIM_7 = "linear_dim_7"
+    LINEAR_DIM_8 = "linear_dim_8"
+    LINEAR_DIM_9 = "linear_dim_9"
+
+    @property
+    def is_linear(self) -> bool:
+        return self.value.startswith("linear_dim_")
+
+    @property
+    def relative_index(self) -> int:
+        """0-2 for x/y/z, N for linear_dim_N."""
+        if self.is_linear:
+            return int(self.value.removeprefix("linear_dim_"))
+        return ("x", "y", "z").index(self.value)
+
+
+_MAPPING_ID = "::mlir::gpu::MappingId"
+
+
+@irdl_attr_definition
+class BlockMappingAttr(_AngleEnumSyntax, EnumAttribute[MappingId]):
+    """`#gpu.block<x|y|z|linear_dim_N>`."""
+
+    name = "gpu.block"
+    cpp_enum = _MAPPING_ID
+
+
+@irdl_attr_definition
+class ThreadMappingAttr(_AngleEnumSyntax, EnumAttribute[MappingId]):
+    """`#gpu.thread<x|y|z|linear_dim_N>`."""
+
+    name = "gpu.thread"
+    cpp_enum = _MAPPING_ID
+
+
+@irdl_attr_definition
+class WarpMappingAttr(_AngleEnumSyntax, EnumAttribute[MappingId]):
+    """`#gpu.warp<x|y|z|linear_dim_N>`."""
+
+    name = "gpu.warp"
+    cpp_enum = _MAPPING_ID
+
+
+@irdl_attr_definition
+class WarpgroupMappingAttr(_AngleEnumSyntax, EnumAttribute[MappingId]):
+    """`#gpu.warpgroup<x|y|z|linear_dim_N>`."""
+
+    name = "gpu.warpgroup"
+    cpp_enum = _MAPPING_ID
+
+
+@irdl_attr_definition
+class LaneMappingAttr(_AngleEnumSyntax, EnumAttribute[MappingId]):
+    """`#gpu.lane<x|y|z|linear_dim_N>`."""
+
+    name = "gpu.lane"
+    cpp_enum = _MAPPING_ID
+
+
+@irdl_attr_definition
+class MemorySpaceMappingAttr(_AngleEnumSyntax, EnumAttribute[AddressSpace]):
+    """`#gpu.memory_space<global|workgroup|private>`."""
+
+    name = "gpu.memory_space"
+    cpp_enum = "::mlir::gpu::AddressSpace"
+
+
+_U64 = 1 << 64
+
+
+@irdl_attr_definition
+class MappingMaskAttr(Data[int]):
+    """`#gpu.mask<N>`: a 64-bit mask of the active physical ids.
+
+    Parsing wraps small negative numbers (and `true`) to their unsigned value,
+    as MLIR's uint64_t parameter parser does."""
+
+    name = "gpu.mask"
+
+    def __init__(self, mask: int):
+        super().__init__(mask % _U64 if -(1 << 63) < mask < 0 else mask)
+
+    def verify(self) -> None:
+        from xdsl.utils.exceptions import VerifyException
+
+        if not 0 <= self.data < _U64:
+            raise VerifyException(f"#gpu.mask value {self.data} does not fit in 64 bits")
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> int:
+        _expect(parser, "<")
+        span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+        value = parser.parse_optional_integer()
+        if value is None:
+            parser.raise_error("expected integer value", span)
+        end = parser._current_token.span.start  # pyright: ignore[reportPrivateUsage]
+        text = parser.lexer.input.content[span.start : end].strip()
+        if text == "true":
+            value = -1
+        # MLIR sizes the APInt of a negative literal by its digit count:
+        # up to 16 decimal digits wrap to 64 bits, longer ones are refused.
+        digits = text.lstrip("-").strip()
+        too_long = value < 0 and not digits.startswith("0x") and len(digits) > 16
+        if value >= _U64 or value <= -(1 << 63) or too_long:
+            parser.raise_error("integer value too large", span)
+        _expect(parser, ">")
+        return value % _U64
+
+    def get_mask(self) -> int:
+        return self.data
+
+
+# --------------------------------------------------------------------------- #
+# Parallel-loop mapping (#gpu.loop_dim_map)                                   #
+# --------------------------------------------------------------------------- #
+
+
+def _affine_expr_text(expr: AffineExpr, tight: bool = False) -> str:
+    """`expr` as MLIR prints it (xDSL's own printer adds parentheses).
+
+    `tight` says the context binds more strongly than `+` (an operand of `*`,
+    `mod`, ...), so a compound expression must be parenthesised there. Sums with
+    a negative constant, or with a product by a negative constant, print as
+    subtractions, and a product by -1 as a negation, as in MLIR."""
+    if isinstance(expr, AffineDimExpr):
+        return f"d{expr.position}"
+    if isinstance(expr, AffineSymExpr):
+        return f"s{expr.position}"
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs, kind = expr.lhs, expr.rhs, expr.kind
+
+    def wrap(text: str) -> str:
+        return f"({text})" if tight else text
+
+    if kind != AffineBinaryOpKind.Add:
+        if (
+            kind == AffineBinaryOpKind.Mul
+            and isinstance(rhs, AffineConstantExpr)
+            and rhs.value == -1
+        ):
+            return wrap("-" + _affine_expr_text(lhs, True))
+        op = kind.get_token()
+        return wrap(f"{_affine_expr_text(lhs, True)} {op} {_affine_expr_text(rhs, True)}")
+
+    left = _affine_expr_text(lhs)
+    if (
+        isinstance(rhs, AffineBinaryOpExpr)
+        and rhs.kind == AffineBinaryOpKind.Mul
+        and isinstance(rhs.rhs, AffineConstantExpr)
+    ):
+        factor = rhs.rhs.value
+        if factor == -1:
+            is_sum = (
+                isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
+            )
+            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, is_sum)}")
+        if factor < -1:
+            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, True)} * {-factor}")
+    if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
+        return wrap(f"{left} - {-rhs.value}")
+    return wrap(f"{left} + {_affine_expr_text(rhs)}")
+
+
+def affine_map_text(amap: AffineMap) -> str:
+    """`amap` as MLIR prints it, e.g. `(d0)[s0] -> (d0 + s0, d0 - 1)`."""
+    dims = ", ".join(f"d{i}" for i in range(amap.num_dims))
+    syms = ", ".join(f"s{i}" for i in range(amap.num_symbols))
+    results = ", ".join(_affine_expr_text(e) for e in amap.results)
+    return f"({dims})" + (f"[{syms}]" if amap.num_symbols else "") + f" -> ({results})"
+
+
+class Processor(StrEnum):
+    """The hardware id an `scf.parallel` dimension is mapped to."""
+
+    BLOCK_X = "block_x"
+    BLOCK_Y = "block_y"
+    BLOCK_Z = "block_z"
+    THREAD_X = "thread_x"
+    THREAD_Y = "thread_y"
+    THREAD_Z = "thread_z"
+    SEQUENTIAL = "sequential"
+
+
+@irdl_attr_definition
+class ProcessorAttr(EnumAttribute[Processor], SpacedOpaqueSyntaxAttribute):
+    """The `processor` parameter of `#gpu.loop_dim_map`.
+
+    Not registered in the dialect: MLIR 22 has no stand-alone `#gpu<processor ..>`."""
+
+    name = "gpu.processor"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Processor:
+        return _parse_enum_value(parser, Processor, "::mlir::gpu::Processor")
+
+
+@irdl_attr_definition
+class LoopDimMapAttr(ParametrizedAttribute):
+    """`#gpu.loop_dim_map<processor = P, map = AFFINE, bound = AFFINE>`.
+
+    The parameters may be written in any order; they print in this order."""
+
+    name = "gpu.loop_dim_map"
+
+    processor: ProcessorAttr
+    map: AffineMapAttr
+    bound: AffineMapAttr
+
+    def __init__(
+        self,
+        processor: Processor | ProcessorAttr,
+        map: AffineMap | AffineMapAttr,
+        bound: AffineMap | AffineMapAttr,
+    ):
+        if not isinstance(processor, ProcessorAttr):
+            processor = ProcessorAttr(processor)
+        if isinstance(map, AffineMap):
+            map = AffineMapAttr(map)
+        if isinstance(bound, AffineMap):
+            bound = AffineMapAttr(bound)
+        super().__init__(processor, map, bound)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<processor = {self.processor.data.value}, "
+            f"map = {affine_map_text(self.map.data)}, "
+            f"bound = {affine_map_text(self.bound.data)}>"
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        names = ("processor", "map", "bound")
+        values: dict[str, Attribute] = {}
+        _expect(parser, "<")
+        for i in range(len(names)):
+            if i:
+                _expect(parser, ",")
+            span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+            key = parser.parse_optional_identifier()
+            if key is None:
+                parser.raise_error("expected valid keyword", span)
+            if key not in names or key in values:
+                parser.raise_error(f"duplicate or unknown struct parameter name: {key}", span)
+            _expect(parser, "=")
+            if key == "processor":
+                values[key] = ProcessorAttr(ProcessorAttr.parse_parameter(parser))
+                continue
+            start = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+            try:
+                values[key] = AffineMapAttr(parser.parse_affine_map())
+            except NotImplementedError as exc:  # xDSL's semi-affine limits
+                parser.raise_error(f"invalid affine map: {exc}", start)
+        _expect(parser, ">")
+        return [values[n] for n in names]
+
+
 OPS: list[type] = []
 ATTRS: list[type] = [
     DimensionAttr,
     AllReduceOperationAttr,
     ShuffleModeAttr,
     BroadcastTypeAttr,
+    AddressSpaceAttr,
+    BlockMappingAttr,
+    ThreadMappingAttr,
+    WarpMappingAttr,
+    WarpgroupMappingAttr,
+    LaneMappingAttr,
+    MemorySpaceMappingAttr,
+    MappingMaskAttr,
+    LoopDimMapAttr,
 ]
