@@ -122,3 +122,9 @@ def test_xdsl_gpu_passes_and_targets_are_removed():
     assert "wgsl" not in main.available_targets
     assert "canonicalize" in main.available_passes
     assert main.ctx.get_optional_op("gpu.wait") is not None
+
+
+def test_chunk_with_only_comments_is_an_empty_module(xgpu_opt):
+    res = xgpu_opt(WAITS + "// -----\n// nothing but a comment\n", "--split-input-file")
+    assert res.rc == 0, res.err
+    assert res.out.split("// -----\n")[1].strip() == "builtin.module {\n}"

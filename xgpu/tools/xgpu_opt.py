@@ -24,6 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -52,6 +53,12 @@ class LocatingParser(Parser):
         self._line_offset = line_offset
         self._index = LineIndex(text)
         self._name_positions: list[tuple[int, int]] = []
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        # mlir-opt accepts an input (or split chunk) with no op: an empty module.
+        if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])
+        return super().parse_module(allow_implicit_module)
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()

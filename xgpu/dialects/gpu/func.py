@@ -1,6 +1,701 @@
-"""gpu.func (kernel, attributions, known sizes) and gpu.return."""
+"""gpu.func (kernel, attributions, known sizes) and gpu.return.
+
+Custom syntax of gpu.func (MLIR 22; a body is required):
+
+    gpu.func @name(%a: T {argattrs}, ...) (-> T | -> (T {resattrs}, ...))?
+        (workgroup(%w : T {attrs}, ...))? (private(%p : T {attrs}, ...))? (kernel)?
+        (attributes {...})? { body }
+
+The entry block takes the function arguments, then the workgroup attributions,
+then the private attributions. Properties: `function_type`, `arg_attrs`,
+`res_attrs`, `workgroup_attrib_attrs`, `private_attrib_attrs`, `known_block_size`,
+`known_grid_size`, `known_cluster_size`; discardable attributes: `sym_name`,
+`gpu.kernel` (unit) and `workgroup_attributions` (the number of workgroup
+attributions, i64).
+"""
 
 from __future__ import annotations
 
-OPS: list[type] = []
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from io import StringIO
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    FunctionType,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    SymbolNameConstraint,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    lazy_traits_def,
+    opt_attr_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    CallableOpInterface,
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    OpTrait,
+    SymbolOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Position
+
+from xgpu.diagnostics import OpDiagnostic
+from xgpu.dialects.gpu.module import GPUModuleOp, ODSAttrConstraint
+
+KERNEL_ATTR_NAME = "gpu.kernel"
+"""The unit attribute that marks a function as a kernel."""
+
+_KNOWN_SIZE_PROPS = ("known_block_size", "known_grid_size", "known_cluster_size")
+_PROPERTY_NAMES = frozenset(
+    {
+        "function_type",
+        "arg_attrs",
+        "res_attrs",
+        "workgroup_attrib_attrs",
+        "private_attrib_attrs",
+        *_KNOWN_SIZE_PROPS,
+    }
+)
+
+
+def _type_str(attr: Attribute) -> str:
+    stream = StringIO()
+    Printer(stream=stream).print_attribute(attr)
+    return stream.getvalue()
+
+
+def _is_dense_i32_array(attr: Attribute) -> bool:
+    return isinstance(attr, DenseArrayBase) and attr.elt_type == i32
+
+
+# --------------------------------------------------------------------------- #
+# Traits                                                                      #
+# --------------------------------------------------------------------------- #
+
+
+class AutomaticAllocationScope(OpTrait):
+    """Marker: allocations in the op's regions are freed when control leaves it."""
+
+
+class HasParentWithMLIRMessage(HasParent):
+    """HasParent whose message has no op-name prefix (the driver adds it)."""
+
+    def verify(self, op: Operation) -> None:
+        parent = op.parent_op()
+        if parent is None or isinstance(parent, self.op_types):
+            return
+        if len(self.op_types) == 1:
+            raise VerifyException(f"expects parent op '{self.op_types[0].name}'")
+        names = ", ".join(f"'{p.name}'" for p in self.op_types)
+        raise VerifyException(f"expects parent op to be one of {names}")
+
+
+class GPUFuncCallableInterface(CallableOpInterface):
+    @classmethod
+    def get_callable_region(cls, op: Operation) -> Region:
+        assert isinstance(op, GPUFuncOp)
+        return op.body
+
+    @classmethod
+    def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, GPUFuncOp)
+        return op.function_type.inputs.data
+
+    @classmethod
+    def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, GPUFuncOp)
+        return op.function_type.outputs.data
+
+
+@dataclass(frozen=True)
+class KnownSizeConstraint(ODSAttrConstraint):
+    """`known_*_size`: a dense i32 array of 3 elements."""
+
+    description: str = "i32 dense array attribute with 3 elements (if present)"
+
+    def check(self, attr: Attribute) -> bool:
+        return _is_dense_i32_array(attr) and len(attr) == 3  # pyright: ignore
+
+    def get_bases(self) -> set[type[Attribute]] | None:
+        return {DenseArrayBase}
+
+
+@dataclass(frozen=True)
+class FunctionTypeConstraint(ODSAttrConstraint):
+    """`function_type`: a FunctionType."""
+
+    attr_name: str = "function_type"
+    description: str = "type attribute of function type"
+
+    def check(self, attr: Attribute) -> bool:
+        return isinstance(attr, FunctionType)
+
+    def get_bases(self) -> set[type[Attribute]] | None:
+        return {FunctionType}
+
+
+@dataclass(frozen=True)
+class DictArrayConstraint(ODSAttrConstraint):
+    """An array of dictionaries (`arg_attrs` and the like)."""
+
+    description: str = "Array of dictionary attributes"
+
+    def check(self, attr: Attribute) -> bool:
+        return isinstance(attr, ArrayAttr) and all(isinstance(d, DictionaryAttr) for d in attr.data)
+
+    def get_bases(self) -> set[type[Attribute]] | None:
+        return {ArrayAttr}
+
+
+# --------------------------------------------------------------------------- #
+# gpu.func                                                                    #
+# --------------------------------------------------------------------------- #
+
+
+def _dict_array(dicts: Sequence[Mapping[str, Attribute]]) -> ArrayAttr[DictionaryAttr] | None:
+    """`[{...}, ...]`, or None when every dictionary is empty (as MLIR stores it)."""
+    if not any(dicts):
+        return None
+    return ArrayAttr(DictionaryAttr(dict(d)) for d in dicts)
+
+
+def _dict_at(attrs: ArrayAttr[DictionaryAttr] | None, index: int) -> dict[str, Attribute]:
+    if attrs is None or index >= len(attrs):
+        return {}
+    entry = attrs.data[index]
+    return dict(entry.data) if isinstance(entry, DictionaryAttr) else {}
+
+
+def _parse_arg_attrs_and_loc(parser: Parser, arg: Parser.Argument | None) -> dict[str, Attribute]:
+    attrs = parser.parse_optional_dictionary_attr_dict()
+    loc = parser.parse_optional_location()
+    if arg is not None and loc is not None:
+        arg.location = loc
+    return attrs
+
+
+def _parse_named_arguments_rest(
+    parser: Parser,
+) -> list[tuple[Parser.Argument, dict[str, Attribute]]]:
+    """`%a : T {attrs}?, ...)`: a named argument list after its `(`, possibly empty."""
+
+    def parse_one() -> tuple[Parser.Argument, dict[str, Attribute]]:
+        name = parser.parse_optional_argument(expect_type=False)
+        if name is None:
+            parser.raise_error("expected SSA identifier")
+        if parser.parse_optional_punctuation(":") is None:
+            parser.raise_error("expected ':'")
+        arg = name.resolve(parser.parse_type())
+        return arg, _parse_arg_attrs_and_loc(parser, arg)
+
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    args = [parse_one()]
+    while parser.parse_optional_punctuation(",") is not None:
+        args.append(parse_one())
+    parser.parse_punctuation(")")
+    return args
+
+
+def _parse_named_argument_list(
+    parser: Parser,
+) -> list[tuple[Parser.Argument, dict[str, Attribute]]]:
+    """`(%a : T {attrs}?, ...)`, possibly empty (the attribution lists)."""
+    parser.parse_punctuation("(")
+    return _parse_named_arguments_rest(parser)
+
+
+def _at_ssa_name(parser: Parser) -> bool:
+    return parser._current_token.text.startswith("%")  # pyright: ignore[reportPrivateUsage]
+
+
+def _parse_signature_arguments(
+    parser: Parser,
+) -> list[tuple[Parser.Argument, dict[str, Attribute]]]:
+    """The argument list of the signature. gpu.func requires named arguments: a
+    list of bare types is parsed, then rejected as MLIR does."""
+    start: Position = parser.pos
+    parser.parse_punctuation("(")
+    if _at_ssa_name(parser) or parser._current_token.text == ")":  # pyright: ignore[reportPrivateUsage]
+        return _parse_named_arguments_rest(parser)
+
+    def parse_type() -> None:
+        if _at_ssa_name(parser):
+            parser.raise_error("expected type instead of SSA identifier")
+        parser.parse_type()
+        _parse_arg_attrs_and_loc(parser, None)
+
+    parse_type()
+    while parser.parse_optional_punctuation(",") is not None:
+        parse_type()
+    parser.parse_punctuation(")")
+    parser.raise_error("gpu.func requires named arguments", start)
+
+
+def _parse_results(parser: Parser) -> tuple[list[Attribute], list[dict[str, Attribute]]]:
+    """`(-> T | -> (T {attrs}?, ...))?`."""
+    if parser.parse_optional_punctuation("->") is None:
+        return [], []
+    results = parser.parse_optional_comma_separated_list(
+        parser.Delimiter.PAREN,
+        lambda: (parser.parse_type(), parser.parse_optional_dictionary_attr_dict()),
+    )
+    if results is None:
+        return [parser.parse_type()], [{}]
+    return [t for t, _ in results], [a for _, a in results]
+
+
+def _print_arg_attrs(printer: Printer, attrs: Mapping[str, Attribute]) -> None:
+    if attrs:
+        printer.print_string(" ")
+        printer.print_attr_dict(attrs)
+
+
+@irdl_op_definition
+class GPUFuncOp(IRDLOperation):
+    """`gpu.func`: a function (or, with `kernel`, an entry point) of a gpu.module."""
+
+    name = "gpu.func"
+
+    body = region_def()
+
+    function_type: FunctionType = prop_def(FunctionTypeConstraint())  # pyright: ignore
+    arg_attrs: ArrayAttr[DictionaryAttr] | None = opt_prop_def(  # pyright: ignore
+        DictArrayConstraint("arg_attrs")
+    )
+    res_attrs: ArrayAttr[DictionaryAttr] | None = opt_prop_def(  # pyright: ignore
+        DictArrayConstraint("res_attrs")
+    )
+    workgroup_attrib_attrs: ArrayAttr[DictionaryAttr] | None = opt_prop_def(  # pyright: ignore
+        DictArrayConstraint("workgroup_attrib_attrs")
+    )
+    private_attrib_attrs: ArrayAttr[DictionaryAttr] | None = opt_prop_def(  # pyright: ignore
+        DictArrayConstraint("private_attrib_attrs")
+    )
+    known_block_size = opt_prop_def(KnownSizeConstraint("known_block_size"))
+    known_grid_size = opt_prop_def(KnownSizeConstraint("known_grid_size"))
+    known_cluster_size = opt_prop_def(KnownSizeConstraint("known_cluster_size"))
+
+    sym_name = attr_def(SymbolNameConstraint())
+    # MLIR reads these with getAttrOfType and ignores values of another kind.
+    kernel = opt_attr_def(AnyAttr(), attr_name=KERNEL_ATTR_NAME)
+    workgroup_attributions_attr = opt_attr_def(AnyAttr(), attr_name="workgroup_attributions")
+
+    traits = lazy_traits_def(
+        lambda: (
+            HasParentWithMLIRMessage(GPUModuleOp),
+            IsolatedFromAbove(),
+            AutomaticAllocationScope(),
+            SymbolOpInterface(),
+            GPUFuncCallableInterface(),
+        )
+    )
+
+    # Names the custom syntax prints elsewhere than in `attributes {...}`.
+    _ELIDED: ClassVar[frozenset[str]] = frozenset(
+        {
+            "sym_name",
+            "function_type",
+            "arg_attrs",
+            "res_attrs",
+            "workgroup_attrib_attrs",
+            "private_attrib_attrs",
+            "workgroup_attributions",
+            KERNEL_ATTR_NAME,
+        }
+    )
+
+    def __init__(
+        self,
+        name: str | StringAttr,
+        input_types: Sequence[Attribute] | FunctionType,
+        result_types: Sequence[Attribute] = (),
+        *,
+        kernel: bool = False,
+        workgroup_attributions: Sequence[Attribute] = (),
+        private_attributions: Sequence[Attribute] = (),
+        known_block_size: Sequence[int] | DenseArrayBase | None = None,
+        known_grid_size: Sequence[int] | DenseArrayBase | None = None,
+        known_cluster_size: Sequence[int] | DenseArrayBase | None = None,
+        arg_attrs: Sequence[Mapping[str, Attribute]] | ArrayAttr[DictionaryAttr] | None = None,
+        res_attrs: Sequence[Mapping[str, Attribute]] | ArrayAttr[DictionaryAttr] | None = None,
+        workgroup_attrib_attrs: Sequence[Mapping[str, Attribute]]
+        | ArrayAttr[DictionaryAttr]
+        | None = None,
+        private_attrib_attrs: Sequence[Mapping[str, Attribute]]
+        | ArrayAttr[DictionaryAttr]
+        | None = None,
+        body: Region | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        """Build a gpu.func. Without `body`, the body is one empty block whose
+        arguments are the inputs, then the workgroup, then the private attributions."""
+        if isinstance(name, str):
+            name = StringAttr(name)
+        if isinstance(input_types, FunctionType):
+            function_type = input_types
+        else:
+            function_type = FunctionType.from_lists(input_types, result_types)
+        if body is None:
+            body = Region(
+                Block(
+                    arg_types=(
+                        *function_type.inputs.data,
+                        *workgroup_attributions,
+                        *private_attributions,
+                    )
+                )
+            )
+
+        def as_dense(v: Sequence[int] | DenseArrayBase | None) -> DenseArrayBase | None:
+            if v is None or isinstance(v, DenseArrayBase):
+                return v
+            return DenseArrayBase.from_list(i32, v)
+
+        def as_dicts(
+            v: Sequence[Mapping[str, Attribute]] | ArrayAttr[DictionaryAttr] | None,
+        ) -> ArrayAttr[DictionaryAttr] | None:
+            if v is None or isinstance(v, ArrayAttr):
+                return v
+            return ArrayAttr(DictionaryAttr(dict(d)) for d in v)
+
+        attrs: dict[str, Attribute] = {
+            "sym_name": name,
+            "workgroup_attributions": IntegerAttr(len(workgroup_attributions), i64),
+        }
+        if kernel:
+            attrs[KERNEL_ATTR_NAME] = UnitAttr()
+        attrs.update(attributes or {})
+        super().__init__(
+            properties={
+                "function_type": function_type,
+                "arg_attrs": as_dicts(arg_attrs),
+                "res_attrs": as_dicts(res_attrs),
+                "workgroup_attrib_attrs": as_dicts(workgroup_attrib_attrs),
+                "private_attrib_attrs": as_dicts(private_attrib_attrs),
+                "known_block_size": as_dense(known_block_size),
+                "known_grid_size": as_dense(known_grid_size),
+                "known_cluster_size": as_dense(known_cluster_size),
+            },
+            attributes=attrs,
+            regions=[body],
+        )
+
+    # ----------------------------------------------------------------- accessors
+
+    @property
+    def is_kernel(self) -> bool:
+        """Whether the function carries the `gpu.kernel` unit attribute."""
+        return isinstance(self.attributes.get(KERNEL_ATTR_NAME), UnitAttr)
+
+    @is_kernel.setter
+    def is_kernel(self, value: bool) -> None:
+        if value:
+            self.attributes[KERNEL_ATTR_NAME] = UnitAttr()
+        else:
+            self.attributes.pop(KERNEL_ATTR_NAME, None)
+
+    @property
+    def num_arguments(self) -> int:
+        return len(self.function_type.inputs)
+
+    @property
+    def num_workgroup_attributions(self) -> int:
+        attr = self.attributes.get("workgroup_attributions")
+        return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+    def _entry_args(self) -> tuple[BlockArgument, ...]:
+        block = self.body.blocks.first
+        return tuple(block.args) if block is not None else ()
+
+    @property
+    def arguments(self) -> tuple[BlockArgument, ...]:
+        """The entry-block arguments that are function arguments."""
+        return self._entry_args()[: self.num_arguments]
+
+    @property
+    def workgroup_attribution_args(self) -> tuple[BlockArgument, ...]:
+        """The entry-block arguments that are workgroup-memory buffers."""
+        start = self.num_arguments
+        return self._entry_args()[start : start + self.num_workgroup_attributions]
+
+    @property
+    def private_attribution_args(self) -> tuple[BlockArgument, ...]:
+        """The entry-block arguments that are private-memory buffers."""
+        return self._entry_args()[self.num_arguments + self.num_workgroup_attributions :]
+
+    def add_workgroup_attribution(self, type: Attribute) -> BlockArgument:
+        """Append a workgroup attribution (before the private ones)."""
+        index = self.num_arguments + self.num_workgroup_attributions
+        self.attributes["workgroup_attributions"] = IntegerAttr(
+            self.num_workgroup_attributions + 1, i64
+        )
+        return self.body.block.insert_arg(type, index)
+
+    def add_private_attribution(self, type: Attribute) -> BlockArgument:
+        """Append a private attribution."""
+        block = self.body.block
+        return block.insert_arg(type, len(block.args))
+
+    # ----------------------------------------------------------------- verifier
+
+    def verify_(self) -> None:
+        ftype = self.function_type
+        self._verify_attr_dicts(
+            self.arg_attrs, len(ftype.inputs), "argument", "function arguments", "arguments"
+        )
+        self._verify_attr_dicts(
+            self.res_attrs, len(ftype.outputs), "result", "function results", "results"
+        )
+        if self.is_kernel and len(ftype.outputs) != 0:
+            raise VerifyException("expected void return type for kernel function")
+
+        entry = self.body.blocks.first
+        if entry is None:
+            raise VerifyException("expected body with at least one block")
+        num_inputs = len(ftype.inputs)
+        expected = num_inputs + self.num_workgroup_attributions
+        if len(entry.args) < expected:
+            raise VerifyException(f"expected at least {expected} arguments to body region")
+        for i, (want, arg) in enumerate(zip(ftype.inputs.data, entry.args)):
+            if arg.type != want:
+                raise VerifyException(
+                    f"expected body region argument #{i} to be of type "
+                    f"'{_type_str(want)}', got '{_type_str(arg.type)}'"
+                )
+        _verify_attributions(self.workgroup_attribution_args, "workgroup")
+        _verify_attributions(self.private_attribution_args, "private")
+        # MLIR's structural check of the blocks, which runs after the op's verifier.
+        if any(block.first_op is None for block in self.body.blocks):
+            raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)
+
+    @staticmethod
+    def _verify_attr_dicts(
+        attrs: ArrayAttr[DictionaryAttr] | None,
+        expected: int,
+        kind: str,
+        what: str,
+        plural: str,
+    ) -> None:
+        if attrs is None:
+            return
+        if len(attrs) != expected:
+            raise VerifyException(
+                f"expects {kind} attribute array to have the same number of elements "
+                f"as the number of {what}, got {len(attrs)}, but expected {expected}"
+            )
+        for entry in attrs.data:
+            if any("." not in name for name in entry.data):
+                raise VerifyException(f"{plural} may only have dialect attributes")
+
+    # ----------------------------------------------------------------- syntax
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GPUFuncOp:
+        name = parser.parse_symbol_name()
+        args = _parse_signature_arguments(parser)
+        result_types, result_attrs = _parse_results(parser)
+        input_types = [arg.type for arg, _ in args]
+
+        workgroup: list[tuple[Parser.Argument, dict[str, Attribute]]] = []
+        if parser.parse_optional_keyword("workgroup") is not None:
+            workgroup = _parse_named_argument_list(parser)
+        private: list[tuple[Parser.Argument, dict[str, Attribute]]] = []
+        if parser.parse_optional_keyword("private") is not None:
+            private = _parse_named_argument_list(parser)
+        kernel = parser.parse_optional_keyword("kernel") is not None
+        dict_pos = parser.pos
+        extra = parser.parse_optional_attr_dict_with_keyword()
+
+        entry_args = [a for a, _ in (*args, *workgroup, *private)]
+        if not entry_args and parser._current_token.text == "{":  # pyright: ignore[reportPrivateUsage]
+            # Without arguments, `{}` is a region without blocks (as in MLIR).
+            region = parser.parse_region()
+        else:
+            region = parser.parse_region(entry_args)
+
+        attributes: dict[str, Attribute] = {
+            "sym_name": name,
+            "workgroup_attributions": IntegerAttr(len(workgroup), i64),
+        }
+        if kernel:
+            attributes[KERNEL_ATTR_NAME] = UnitAttr()
+        properties: dict[str, Attribute] = {
+            "function_type": FunctionType.from_lists(input_types, result_types)
+        }
+        for key, value in (
+            ("arg_attrs", _dict_array([a for _, a in args])),
+            ("res_attrs", _dict_array(result_attrs)),
+            ("workgroup_attrib_attrs", _dict_array([a for _, a in workgroup])),
+            ("private_attrib_attrs", _dict_array([a for _, a in private])),
+        ):
+            if value is not None:
+                properties[key] = value
+        if extra is not None:
+            for key, value in extra.data.items():
+                if key in attributes or key in properties:
+                    parser.raise_error(
+                        f"attribute '{key}' occurs more than once in the attribute list",
+                        dict_pos,
+                    )
+                if key in _KNOWN_SIZE_PROPS:
+                    # MLIR drops a value it cannot convert to the property.
+                    if _is_dense_i32_array(value):
+                        properties[key] = value
+                elif key in _PROPERTY_NAMES:
+                    properties[key] = value
+                else:
+                    attributes[key] = value
+        return cls.create(properties=properties, attributes=attributes, regions=[region])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        ftype = self.function_type
+        entry = self.body.blocks.first
+
+        printer.print_string("(")
+        if entry is not None:
+            args = entry.args[: len(ftype.inputs)]
+
+            def print_arg(i: int) -> None:
+                printer.print_block_argument(args[i])
+                _print_arg_attrs(printer, _dict_at(self.arg_attrs, i))
+
+            printer.print_list(range(len(args)), print_arg)
+        else:
+            printer.print_list(ftype.inputs.data, printer.print_attribute)
+        printer.print_string(")")
+
+        outputs = ftype.outputs.data
+        if outputs:
+            res_dicts = [_dict_at(self.res_attrs, i) for i in range(len(outputs))]
+            parens = len(outputs) > 1 or bool(res_dicts[0]) or isinstance(outputs[0], FunctionType)
+            printer.print_string(" -> ")
+            if parens:
+                printer.print_string("(")
+
+            def print_result(i: int) -> None:
+                printer.print_attribute(outputs[i])
+                _print_arg_attrs(printer, res_dicts[i])
+
+            printer.print_list(range(len(outputs)), print_result)
+            if parens:
+                printer.print_string(")")
+
+        self._print_attributions(
+            printer, "workgroup", self.workgroup_attribution_args, self.workgroup_attrib_attrs
+        )
+        self._print_attributions(
+            printer, "private", self.private_attribution_args, self.private_attrib_attrs
+        )
+        if self.is_kernel:
+            printer.print_string(" kernel")
+
+        shown = {
+            k: v
+            for k, v in (*self.properties.items(), *self.attributes.items())
+            if k not in self._ELIDED
+        }
+        if shown:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(dict(sorted(shown.items())))
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    @staticmethod
+    def _print_attributions(
+        printer: Printer,
+        keyword: str,
+        values: Sequence[BlockArgument],
+        attrs: ArrayAttr[DictionaryAttr] | None,
+    ) -> None:
+        if not values:
+            return
+        printer.print_string(f" {keyword}(")
+
+        def print_one(i: int) -> None:
+            printer.print_ssa_value(values[i])
+            printer.print_string(" : ")
+            printer.print_attribute(values[i].type)
+            _print_arg_attrs(printer, _dict_at(attrs, i))
+
+        printer.print_list(range(len(values)), print_one)
+        printer.print_string(")")
+
+
+def _verify_attributions(values: Sequence[BlockArgument], space: str) -> None:
+    """Attributions are memrefs; a `#gpu.address_space` memory space must be `space`."""
+    for value in values:
+        mtype = value.type
+        if not isinstance(mtype, MemRefType):
+            raise VerifyException("expected memref type in attribution")
+        memory_space = mtype.memory_space
+        if memory_space.name != "gpu.address_space":
+            continue
+        current = getattr(memory_space, "data", None)
+        if str(current) != space:
+            raise VerifyException(f"expected memory space {space} in attribution")
+
+
+# --------------------------------------------------------------------------- #
+# gpu.return                                                                  #
+# --------------------------------------------------------------------------- #
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`gpu.return`: return from a gpu.func."""
+
+    name = "gpu.return"
+
+    values = var_operand_def()
+
+    traits = traits_def(HasParentWithMLIRMessage(GPUFuncOp), IsTerminator())
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        func = self.parent_op()
+        if not isinstance(func, GPUFuncOp):
+            return
+        expected = func.function_type.outputs.data
+        if len(expected) != len(self.values):
+            raise OpDiagnostic(
+                f"expected {len(expected)} result operands",
+                notes=[(func, "return type declared here")],
+            )
+        for i, (want, value) in enumerate(zip(expected, self.values)):
+            if value.type != want:
+                raise VerifyException(
+                    f"unexpected type `'{_type_str(value.type)}'' for operand #{i}"
+                )
+
+
+OPS: list[type] = [GPUFuncOp, ReturnOp]
 ATTRS: list[type] = []

@@ -1,6 +1,427 @@
-"""gpu.launch_func, with the symbol checks of its kernel."""
+"""gpu.launch_func, with the symbol checks of its kernel.
+
+The kernel is named by a nested symbol reference `@container::@kernel`, the
+container being a `gpu.module` (or a `gpu.binary`) of the closest surrounding
+`builtin.module`, which must carry the unit attribute `gpu.container_module`.
+gpu.module, gpu.func and gpu.binary are recognised by op name, so this module
+does not depend on the classes defining them.
+"""
 
 from __future__ import annotations
 
-OPS: list[type] = []
+from collections.abc import Iterable, Mapping, Sequence
+
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IndexType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    EqAttrConstraint,
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_result_def,
+    prop_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import CallableOpInterface, SymbolTable
+from xdsl.utils.exceptions import VerifyException
+
+from xgpu.diagnostics import OpDiagnostic
+from xgpu.dialects.gpu.async_interface import (
+    AsyncOpInterface,
+    parse_async_dependencies,
+    print_async_dependencies,
+)
+from xgpu.dialects.gpu.types import AsyncTokenType
+
+CONTAINER_MODULE_ATTR = "gpu.container_module"
+KERNEL_ATTR = "gpu.kernel"
+
+LaunchDimConstr = base(IndexType) | EqAttrConstraint(i32) | EqAttrConstraint(i64)
+"""A launch dimension: `index`, `i32` or `i64` (MLIR's `LaunchIndx`)."""
+
+Dim3 = tuple[SSAValue, SSAValue, SSAValue]
+
+
+# ---------------------------------------------------------------------------
+# Symbol look-up, as MLIR's SymbolTable::lookupSymbolIn
+# ---------------------------------------------------------------------------
+
+
+def _sym_name(op: Operation) -> str | None:
+    sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return sym.data if isinstance(sym, StringAttr) else None
+
+
+def _is_symbol_table(op: Operation) -> bool:
+    return op.has_trait(SymbolTable) or op.name in ("builtin.module", "gpu.module")
+
+
+def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
+    """The op named `name` directly in the symbol table `table`, or None."""
+    if not table.regions or not table.regions[0].blocks:
+        return None
+    for op in table.regions[0].blocks[0].ops:
+        if _sym_name(op) == name:
+            return op
+    return None
+
+
+def lookup_nested_symbol(table: Operation, ref: SymbolRefAttr) -> Operation | None:
+    """Resolve `@a::@b::@c` from `table`: every op but the last must be a symbol table."""
+    op = lookup_symbol_in(table, ref.root_reference.data)
+    for nested in ref.nested_references.data:
+        if op is None or not _is_symbol_table(op):
+            return None
+        op = lookup_symbol_in(op, nested.data)
+    return op
+
+
+def _is_function(op: Operation) -> bool:
+    """Whether `op` is a function (MLIR's FunctionOpInterface)."""
+    return (
+        op.has_trait(CallableOpInterface)
+        or "function_type" in op.properties
+        or "function_type" in op.attributes
+    )
+
+
+def _function_type(op: Operation) -> FunctionType | None:
+    ty = op.properties.get("function_type") or op.attributes.get("function_type")
+    return ty if isinstance(ty, FunctionType) else None
+
+
+def _closest_module(op: Operation) -> ModuleOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ModuleOp):
+        parent = parent.parent_op()
+    return parent
+
+
+# ---------------------------------------------------------------------------
+# The op
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
+    """`gpu.launch_func`: launch a kernel function of a gpu.module on a grid of blocks."""
+
+    name = "gpu.launch_func"
+
+    async_dependencies = var_operand_def(AsyncTokenType)
+    grid_size_x = operand_def(LaunchDimConstr)
+    grid_size_y = operand_def(LaunchDimConstr)
+    grid_size_z = operand_def(LaunchDimConstr)
+    block_size_x = operand_def(LaunchDimConstr)
+    block_size_y = operand_def(LaunchDimConstr)
+    block_size_z = operand_def(LaunchDimConstr)
+    cluster_size_x = opt_operand_def(LaunchDimConstr)
+    cluster_size_y = opt_operand_def(LaunchDimConstr)
+    cluster_size_z = opt_operand_def(LaunchDimConstr)
+    dynamic_shared_memory_size = opt_operand_def(i32)
+    kernel_operands = var_operand_def()
+    async_object = opt_operand_def()
+
+    kernel = prop_def(SymbolRefAttr)
+
+    async_token = opt_result_def(AsyncTokenType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        kernel: SymbolRefAttr,
+        grid: Sequence[SSAValue],
+        block: Sequence[SSAValue],
+        args: Sequence[SSAValue] = (),
+        deps: Sequence[SSAValue] = (),
+        is_async: bool = False,
+        cluster: Sequence[SSAValue] | None = None,
+        dynamic_shared_memory_size: SSAValue | None = None,
+        async_object: SSAValue | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        if len(grid) != 3 or len(block) != 3 or (cluster is not None and len(cluster) != 3):
+            raise ValueError("grid, block and cluster sizes take three values (x, y, z)")
+        clusters: list[Sequence[SSAValue]] = (
+            [[c] for c in cluster] if cluster is not None else [[], [], []]
+        )
+        super().__init__(
+            operands=[
+                deps,
+                *grid,
+                *block,
+                *clusters,
+                [dynamic_shared_memory_size] if dynamic_shared_memory_size is not None else [],
+                args,
+                [async_object] if async_object is not None else [],
+            ],
+            result_types=[[AsyncTokenType()] if is_async else []],
+            properties={"kernel": kernel},
+            attributes=dict(attributes or {}),
+        )
+
+    # -- accessors ---------------------------------------------------------
+
+    @property
+    def grid_sizes(self) -> Dim3:
+        return (self.grid_size_x, self.grid_size_y, self.grid_size_z)
+
+    @property
+    def block_sizes(self) -> Dim3:
+        return (self.block_size_x, self.block_size_y, self.block_size_z)
+
+    @property
+    def cluster_sizes(self) -> Dim3 | None:
+        """The cluster sizes, or None when the launch has no (complete) cluster."""
+        x, y, z = self.cluster_size_x, self.cluster_size_y, self.cluster_size_z
+        if x is None or y is None or z is None:
+            return None
+        return (x, y, z)
+
+    @property
+    def kernel_module_name(self) -> str:
+        """The name of the kernel's container (`@m` in `@m::@f`)."""
+        return self.kernel.root_reference.data
+
+    @property
+    def kernel_name(self) -> str:
+        """The name of the kernel function (`@f` in `@m::@f`)."""
+        refs = self.kernel.nested_references.data
+        return refs[-1].data if refs else self.kernel.root_reference.data
+
+    # -- syntax -------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LaunchFuncOp:
+        def punct(p: str, context: str = "") -> None:
+            if parser.parse_optional_punctuation(p) is None:  # pyright: ignore
+                parser.raise_error(f"expected '{p}'{context}")
+
+        def keyword(k: str) -> None:
+            if parser.parse_optional_keyword(k) is None:
+                parser.raise_error(f"custom op '{cls.name}' expected '{k}'")
+
+        is_async, deps = parse_async_dependencies(parser)
+
+        async_object: tuple[UnresolvedOperand, Attribute] | None = None
+        if parser.parse_optional_punctuation("<") is not None:
+            obj = parser.parse_unresolved_operand()
+            punct(":")
+            obj_type = parser.parse_type()
+            punct(">")
+            async_object = (obj, obj_type)
+
+        pos = parser.pos
+        kernel = parser.parse_attribute()
+        if not isinstance(kernel, SymbolRefAttr):
+            parser.raise_error(
+                f"custom op '{cls.name}' invalid kind of attribute specified", pos, parser.pos
+            )
+
+        def parse_dim3() -> list[UnresolvedOperand]:
+            keyword("in")
+            punct("(")
+            values = [parser.parse_unresolved_operand()]
+            for _ in range(2):
+                punct(",")
+                values.append(parser.parse_unresolved_operand())
+            punct(")")
+            return values
+
+        cluster = None
+        if parser.parse_optional_keyword("clusters") is not None:
+            cluster = parse_dim3()
+        keyword("blocks")
+        grid = parse_dim3()
+        keyword("threads")
+        block = parse_dim3()
+
+        dim_type: Attribute = IndexType()
+        if parser.parse_optional_punctuation(":") is not None:
+            dim_type = parser.parse_type()
+
+        dsm = None
+        if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
+            dsm = parser.parse_unresolved_operand()
+
+        args: list[tuple[UnresolvedOperand, Attribute]] = []
+        if parser.parse_optional_keyword("args") is not None:
+            punct("(")
+            if parser.parse_optional_punctuation(")") is None:
+                while True:
+                    value = parser.parse_unresolved_operand()
+                    punct(":")
+                    args.append((value, parser.parse_type()))
+                    if parser.parse_optional_punctuation(",") is None:
+                        break
+                punct(")", " in argument list")
+
+        attrs = parser.parse_optional_attr_dict()
+        # Inherent attributes written in the dictionary are properties, as in MLIR.
+        attrs.pop("operandSegmentSizes", None)
+        if isinstance(attrs.get("kernel"), SymbolRefAttr):
+            kernel = attrs.pop("kernel")
+        assert isinstance(kernel, SymbolRefAttr)
+
+        def resolve(values: Iterable[UnresolvedOperand], ty: Attribute) -> list[SSAValue]:
+            return [parser.resolve_operand(v, ty) for v in values]
+
+        token = AsyncTokenType()
+        return cls(
+            kernel,
+            resolve(grid, dim_type),
+            resolve(block, dim_type),
+            args=[parser.resolve_operand(v, t) for v, t in args],
+            deps=resolve(deps, token),
+            is_async=is_async,
+            cluster=resolve(cluster, dim_type) if cluster is not None else None,
+            dynamic_shared_memory_size=(
+                parser.resolve_operand(dsm, i32) if dsm is not None else None
+            ),
+            async_object=(
+                parser.resolve_operand(*async_object) if async_object is not None else None
+            ),
+            # MLIR keeps attribute dictionaries sorted by name.
+            attributes=dict(sorted(attrs.items())),
+        )
+
+    def print(self, printer: Printer) -> None:
+        def print_dim3(keyword: str, values: Sequence[SSAValue | None]) -> None:
+            printer.print_string(f" {keyword} in (")
+            # A value may be missing only in IR that does not verify; print
+            # what there is, as MLIR does.
+            printer.print_list(
+                values, lambda v: printer.print_ssa_value(v) if v is not None else None
+            )
+            printer.print_string(")")
+
+        print_async_dependencies(printer, self.is_async, self.async_dependencies)
+        if self.async_object is not None:
+            printer.print_string("<")
+            printer.print_ssa_value(self.async_object)
+            printer.print_string(" : ")
+            printer.print_attribute(self.async_object.type)
+            printer.print_string(">")
+        printer.print_string(" ")
+        printer.print_attribute(self.kernel)
+        clusters = (self.cluster_size_x, self.cluster_size_y, self.cluster_size_z)
+        if self.cluster_size_x is not None:
+            print_dim3("clusters", clusters)
+        print_dim3("blocks", self.grid_sizes)
+        print_dim3("threads", self.block_sizes)
+        printer.print_string(" ")
+        dim_type = self.grid_size_x.type
+        if dim_type != IndexType():
+            printer.print_string(": ")
+            printer.print_attribute(dim_type)
+        if self.dynamic_shared_memory_size is not None:
+            printer.print_string(" dynamic_shared_memory_size ")
+            printer.print_ssa_value(self.dynamic_shared_memory_size)
+        printer.print_string(" ")
+        if self.kernel_operands:
+            printer.print_string("args(")
+
+            def print_arg(value: SSAValue) -> None:
+                printer.print_ssa_value(value)
+                printer.print_string(" : ")
+                printer.print_attribute(value.type)
+
+            printer.print_list(self.kernel_operands, print_arg)
+            printer.print_string(")")
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(dict(sorted(self.attributes.items())))
+
+    # -- verification -------------------------------------------------------
+
+    def verify_(self) -> None:
+        dims = (*self.grid_sizes, *self.block_sizes)
+        if any(d.type != dims[0].type for d in dims):
+            raise VerifyException(
+                "failed to verify that all of {gridSizeX, gridSizeY, gridSizeZ, "
+                "blockSizeX, blockSizeY, blockSizeZ} have same type"
+            )
+
+        module = _closest_module(self)
+        if module is None:
+            raise VerifyException("expected to belong to a module")
+        if not isinstance(module.attributes.get(CONTAINER_MODULE_ATTR), UnitAttr):
+            raise VerifyException(
+                "expected the closest surrounding module to have the "
+                f"'{CONTAINER_MODULE_ATTR}' attribute"
+            )
+
+        clusters = (self.cluster_size_x, self.cluster_size_y, self.cluster_size_z)
+        present = [c for c in clusters if c is not None]
+        if present and len(present) != 3:
+            # MLIR 22 accepts this and prints unparsable text; xgpu rejects it.
+            raise VerifyException("cluster size must be all present")
+        if present and any(c.type != present[0].type for c in present):
+            raise VerifyException("expects types of the cluster dimensions must be the same")
+
+        self._verify_kernel_symbol()
+
+    def _verify_kernel_symbol(self) -> None:
+        """MLIR's `gpu.container_module` check: done only for launches whose
+        grandparent is the container module (a launch in a function of it)."""
+        parent = self.parent_op()
+        module = parent.parent_op() if parent is not None else None
+        if not isinstance(module, ModuleOp) or not isinstance(
+            module.attributes.get(CONTAINER_MODULE_ATTR), UnitAttr
+        ):
+            return
+
+        container_name = self.kernel_module_name
+        container = lookup_symbol_in(module, container_name)
+        if container is None:
+            raise VerifyException(f"kernel container '{container_name}' is undefined")
+        if container.name == "gpu.binary":
+            return
+        if container.name != "gpu.module":
+            raise VerifyException(f"kernel module '{container_name}' is undefined")
+
+        kernel = lookup_nested_symbol(module, self.kernel)
+        if kernel is None:
+            raise VerifyException(f"kernel function '{self.kernel}' is undefined")
+        if not _is_function(kernel):
+            raise OpDiagnostic(
+                f"referenced kernel '{self.kernel}' is not a function",
+                notes=[(kernel, "see the kernel definition here")],
+            )
+        if not isinstance(kernel.attributes.get(KERNEL_ATTR), UnitAttr):
+            raise VerifyException(f"kernel function is missing the '{KERNEL_ATTR}' attribute")
+
+        # Operand types are checked against gpu.func kernels only (other
+        # functions may be in a lowered form with converted types).
+        if kernel.name != "gpu.func":
+            return
+        func_type = _function_type(kernel)
+        if func_type is None:
+            return
+        inputs = func_type.inputs.data
+        if len(self.kernel_operands) != len(inputs):
+            raise VerifyException(
+                f"got {len(self.kernel_operands)} kernel operands but expected {len(inputs)}"
+            )
+        for i, (operand, expected) in enumerate(zip(self.kernel_operands, inputs)):
+            if operand.type != expected:
+                raise VerifyException(f"type of function argument {i} does not match")
+
+
+OPS: list[type] = [LaunchFuncOp]
 ATTRS: list[type] = []
