@@ -1,0 +1,3 @@
+// The forum program (examples/forum.mlir) parses, verifies and prints as
+// mlir-opt 22 prints it, in custom and generic form.
+// RUN: %mlir-diff %S/../../../examples/forum.mlir
