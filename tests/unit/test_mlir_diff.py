@@ -68,3 +68,9 @@ def test_packed_results_compare_equal_to_named_results():
     xdsl = "  %r1, %r2 = gpu.warp_execute_on_lane_0(%a)[32] -> (f32, f32) {\n"
     assert mlir_diff.gpu_lines(mlir) == mlir_diff.gpu_lines(xdsl)
     assert mlir_diff.gpu_lines(mlir) != mlir_diff.gpu_lines(xdsl.replace("[32]", "[64]"))
+
+
+def test_packed_result_groups_among_other_results():
+    mlir = "  %0:2, %asyncToken = gpu.spmm_buffer_size async [%t] %a, %b into f32\n"
+    xdsl = "  %x, %y, %t2 = gpu.spmm_buffer_size async [%t] %a, %b into f32\n"
+    assert mlir_diff.gpu_lines(mlir) == mlir_diff.gpu_lines(xdsl)

@@ -1,10 +1,11 @@
 """A printer that writes builtin attributes the way MLIR 22 does where xDSL's
-differs: MLIR elides the default type of an integer (i64) or float (f64)
+differs: dictionaries print sorted by name; MLIR elides the default type of an integer (i64) or float (f64)
 inside an array (`[1, 2]`, not `[1 : i64, 2 : i64]`) and of an integer
 memory space (`memref<4xf32, 3>`, not `memref<4xf32, 3 : i64>`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO
 
@@ -37,6 +38,11 @@ def _print_elided(printer: Printer, attr: Attribute) -> bool:
 
 
 class MLIRPrinter(Printer):
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        # An MLIR dictionary (attributes, properties, a dictionary attribute) is
+        # kept sorted by name, and prints so.
+        super().print_attr_dict(dict(sorted(attr_dict.items())))
+
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, ArrayAttr):
             with self.in_square_brackets():

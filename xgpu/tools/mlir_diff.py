@@ -81,18 +81,22 @@ def _normalize_names(line: str) -> str:
     return _NAME.sub(rename, line.rstrip("\n"))
 
 
-_PACKED_RESULTS = re.compile(r"^(\s*)%([A-Za-z0-9_.$-]+):(\d+) =")
+_RESULT_LIST = re.compile(r"^(\s*)(%[^=]*?)\s*=")
+_PACKED = re.compile(r"%([A-Za-z0-9_.$-]+):(\d+)")
 
 
 def _unpack_results(line: str) -> str:
-    """MLIR prints N results of one op as `%0:2 = ...` (used as `%0#1`); xDSL
-    names each (`%a, %b = ...`). Spell MLIR's form like xDSL's."""
-    m = _PACKED_RESULTS.match(line)
-    if m is None:
+    """MLIR prints N results of one op as `%0:2 = ...` (used as `%0#1`), possibly
+    among others (`%0:2, %t = ...`); xDSL names each (`%a, %b, %t = ...`).
+    Spell MLIR's form like xDSL's."""
+    m = _RESULT_LIST.match(line)
+    if m is None or ":" not in m.group(2):
         return line
-    indent, name, count = m.group(1), m.group(2), int(m.group(3))
-    names = ", ".join(f"%{name}#{i}" for i in range(count))
-    return f"{indent}{names} =" + line[m.end() :]
+
+    def expand(p: re.Match[str]) -> str:
+        return ", ".join(f"%{p.group(1)}#{i}" for i in range(int(p.group(2))))
+
+    return m.group(1) + _PACKED.sub(expand, m.group(2)) + " =" + line[m.end() :]
 
 
 def gpu_lines(text: str) -> list[str]:

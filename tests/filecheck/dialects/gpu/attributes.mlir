@@ -30,16 +30,16 @@ func.func @mappings() attributes {
 }
 
 // CHECK-LABEL: func.func @mappings()
+// CHECK-SAME: {all = [#gpu.thread<x>, #gpu.thread<y>, #gpu.block<linear_dim_2>],
 // CHECK-SAME: b0 = #gpu.block<x>, b1 = #gpu.block<y>, b2 = #gpu.block<z>, b3 = #gpu.block<linear_dim_0>,
-// CHECK-SAME: l0 = #gpu.lane<linear_dim_9>, l1 = #gpu.lane<x>,
-// CHECK-SAME: t0 = #gpu.thread<y>, t1 = #gpu.thread<linear_dim_5>,
-// CHECK-SAME: w0 = #gpu.warp<z>, w1 = #gpu.warpgroup<x>, w2 = #gpu.warpgroup<linear_dim_1>,
-// CHECK-SAME: m0 = #gpu.memory_space<global>, m1 = #gpu.memory_space<workgroup>, m2 = #gpu.memory_space<private>,
 // CHECK-SAME: k0 = #gpu.mask<0>, k1 = #gpu.mask<255>, k2 = #gpu.mask<18446744073709551615>, k3 = #gpu.mask<18446744073709551614>,
-// CHECK-SAME: all = [#gpu.thread<x>, #gpu.thread<y>, #gpu.block<linear_dim_2>]}
+// CHECK-SAME: l0 = #gpu.lane<linear_dim_9>, l1 = #gpu.lane<x>,
+// CHECK-SAME: m0 = #gpu.memory_space<global>, m1 = #gpu.memory_space<workgroup>, m2 = #gpu.memory_space<private>,
+// CHECK-SAME: t0 = #gpu.thread<y>, t1 = #gpu.thread<linear_dim_5>,
+// CHECK-SAME: w0 = #gpu.warp<z>, w1 = #gpu.warpgroup<x>, w2 = #gpu.warpgroup<linear_dim_1>}
 
-// GENERIC: "func.func"() <{sym_name = "mappings", function_type = () -> ()}> ({
-// GENERIC: b0 = #gpu.block<x>, b1 = #gpu.block<y>, b2 = #gpu.block<z>, b3 = #gpu.block<linear_dim_0>, l0 = #gpu.lane<linear_dim_9>
+// GENERIC: "func.func"() <{function_type = () -> (), sym_name = "mappings"}> ({
+// GENERIC: b0 = #gpu.block<x>, b1 = #gpu.block<y>, b2 = #gpu.block<z>, b3 = #gpu.block<linear_dim_0>, k0 = #gpu.mask<0>
 
 func.func @loop_dim_maps() attributes {
     d0 = #gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>,

@@ -30,8 +30,8 @@ gpu.module @with_attrs attributes {zeta = 1 : i32, alpha} {
 // GENERIC:      "gpu.func"() <{function_type = () -> ()}> ({
 // GENERIC:      }) {sym_name = "plain", workgroup_attributions = 0 : i64} : () -> ()
 // GENERIC:      "gpu.func"() <{function_type = (f32, memref<?xf32>) -> ()}> ({
-// GENERIC:      }) {sym_name = "kern", workgroup_attributions = 0 : i64, gpu.kernel} : () -> ()
-// GENERIC:      }) {zeta = 1 : i32, alpha} : () -> ()
+// GENERIC:      }) {gpu.kernel, sym_name = "kern", workgroup_attributions = 0 : i64} : () -> ()
+// GENERIC:      }) {alpha, zeta = 1 : i32} : () -> ()
 
 gpu.module @funcs {
   // Argument and result attributes; a single result without attributes has no parentheses.
@@ -79,13 +79,13 @@ gpu.module @funcs {
 // CHECK-NEXT:     gpu.return %[[X]] : f32
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// GENERIC:      "gpu.func"() <{function_type = (f32, i32) -> f32, arg_attrs = [{my.arg}, {}], res_attrs = [{my.res = 1 : i32}]}>
+// GENERIC:      "gpu.func"() <{arg_attrs = [{my.arg}, {}], function_type = (f32, i32) -> f32, res_attrs = [{my.res = 1 : i32}]}>
 // GENERIC:      "gpu.func"() <{function_type = (f32) -> f32}>
 // GENERIC:      "gpu.func"() <{function_type = (f32, i32) -> (f32, i32)}>
 // GENERIC:      "gpu.func"() <{function_type = (f32) -> f32}>
-// GENERIC:      "gpu.func"() <{function_type = (f32) -> (), workgroup_attrib_attrs = [{my.w}, {}], private_attrib_attrs = [{}, {my.p}], known_block_size = array<i32: 32, 1, 1>, known_grid_size = array<i32: 4, 2, 1>, known_cluster_size = array<i32: 1, 1, 1>}> ({
+// GENERIC:      "gpu.func"() <{function_type = (f32) -> (), known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 1, 1, 1>, known_grid_size = array<i32: 4, 2, 1>, private_attrib_attrs = [{}, {my.p}], workgroup_attrib_attrs = [{my.w}, {}]}> ({
 // GENERIC-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: memref<32xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<4xi32, 3>, %{{.*}}: memref<1xf32, #gpu.address_space<private>>, %{{.*}}: memref<2xf32, 5>):
-// GENERIC:      }) {sym_name = "attributions", workgroup_attributions = 2 : i64, gpu.kernel, zz, aa = 2 : i32} : () -> ()
+// GENERIC:      }) {aa = 2 : i32, gpu.kernel, sym_name = "attributions", workgroup_attributions = 2 : i64, zz} : () -> ()
 
 gpu.module @targets [#nvvm.target, #rocdl.target] {
 }
@@ -98,7 +98,7 @@ gpu.module @handler <#gpu.select_object<1>> [#xevm.target] attributes {x} {
 }
 // CHECK:      gpu.module @handler<#gpu.select_object<1 : i64>> [#xevm.target] attributes {x} {
 // CHECK-NEXT: }
-// GENERIC:    "gpu.module"() <{sym_name = "handler", offloadingHandler = #gpu.select_object<1 : i64>, targets = [#xevm.target]}> ({
+// GENERIC:    "gpu.module"() <{offloadingHandler = #gpu.select_object<1 : i64>, sym_name = "handler", targets = [#xevm.target]}> ({
 // GENERIC:    }) {x} : () -> ()
 
 // `gpu.kernel` in the dictionary makes a kernel.
@@ -108,7 +108,7 @@ gpu.module @kernel_in_dict {
   }
 }
 // CHECK:      gpu.func @k() kernel attributes {other} {
-// GENERIC:    }) {sym_name = "k", workgroup_attributions = 0 : i64, gpu.kernel, other} : () -> ()
+// GENERIC:    }) {gpu.kernel, other, sym_name = "k", workgroup_attributions = 0 : i64} : () -> ()
 
 // Inherent attributes written in the dictionary are properties.
 gpu.module @props_in_dict attributes {targets = [#nvvm.target], y} {
