@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import FileLineColLoc, NameLoc
+from xdsl.dialects.builtin import FileLineColLoc, NameLoc, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -65,6 +65,8 @@ class Diagnostic:
     message: str
     location: Location | None
     notes: list[Diagnostic] = field(default_factory=list)
+    op: Operation | None = None
+    """The op the diagnostic is about, where there is one."""
 
 
 def location_of(op: Operation | None) -> Location | None:
@@ -79,15 +81,22 @@ def location_of(op: Operation | None) -> Location | None:
     return None
 
 
+def op_name(op: Operation) -> str:
+    """The op's name as written (xDSL names every unregistered op `builtin.unregistered`)."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
 def op_message(op: Operation, message: str, prefix: bool = True) -> str:
-    return f"'{op.name}' op {message}" if prefix else message
+    return f"'{op_name(op)}' op {message}" if prefix else message
 
 
 def diagnostic_from_exception(op: Operation, exc: VerifyException) -> Diagnostic:
     """Turn a verifier's exception raised while verifying `op` into a Diagnostic."""
     if isinstance(exc, OpDiagnostic):
         at = exc.op if exc.op is not None else op
-        diag = Diagnostic("error", op_message(at, exc.message, exc.prefix), location_of(at))
+        diag = Diagnostic("error", op_message(at, exc.message, exc.prefix), location_of(at), op=at)
         for note_op, note in exc.notes:
             diag.notes.append(
                 Diagnostic("note", note, location_of(note_op) if note_op else diag.location)
@@ -95,8 +104,8 @@ def diagnostic_from_exception(op: Operation, exc: VerifyException) -> Diagnostic
         return diag
     message = str(exc.args[0]) if exc.args else str(exc)
     # Some xDSL verifiers (HasParent, ...) already start with the op name.
-    message = message.removeprefix(f"'{op.name}' ")
-    return Diagnostic("error", op_message(op, message), location_of(op))
+    message = message.removeprefix(f"'{op_name(op)}' ")
+    return Diagnostic("error", op_message(op, message), location_of(op), op=op)
 
 
 class DiagnosticEngine:
@@ -113,7 +122,7 @@ class DiagnosticEngine:
         notes: Sequence[tuple[Operation | None, str]] = (),
     ) -> Diagnostic:
         assert severity in SEVERITIES
-        diag = Diagnostic(severity, message, location_of(op))
+        diag = Diagnostic(severity, message, location_of(op), op=op)
         for note_op, note in notes:
             diag.notes.append(
                 Diagnostic("note", note, location_of(note_op) if note_op else diag.location)
@@ -177,6 +186,9 @@ def format_diagnostic(diag: Diagnostic, sources: SourceFiles | None = None) -> s
     for d in (diag, *diag.notes):
         where = f"{d.location}: " if d.location else "<unknown>:0: "
         out.append(f"{where}{d.severity}: {d.message}")
+        # Like mlir-opt, a note at the error's own location shows no source line.
+        if d is not diag and d.location == diag.location:
+            continue
         if d.location and sources is not None:
             text = sources.line(d.location)
             if text is not None:

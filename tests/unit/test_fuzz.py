@@ -4,6 +4,7 @@ driver reports one)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -14,15 +15,16 @@ from hypothesis import strategies as st
 from xgpu.tools.xgpu_opt import XGpuOptMain, split_chunks
 
 CORPUS_DIRS = [
-    Path(__file__).parents[1] / "filecheck" / "with-mlir",
+    Path(__file__).parents[1] / "filecheck",
     Path(__file__).parents[2] / "examples",
 ]
 
 
 def _corpus() -> list[str]:
+    """Every chunk of every .mlir test and example (valid and invalid ones)."""
     chunks: list[str] = []
     for d in CORPUS_DIRS:
-        for f in sorted(d.glob("*.mlir")):
+        for f in sorted(d.rglob("*.mlir")):
             text = f.read_text()
             for chunk, _ in split_chunks(text, True):
                 body = "\n".join(
@@ -75,7 +77,7 @@ def driver() -> XGpuOptMain:
 
 
 @pytest.mark.skipif(not CORPUS, reason="no corpus")
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(os.environ.get("XGPU_FUZZ_EXAMPLES", "1000")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_mutated_programs_never_crash(driver: XGpuOptMain, data: st.DataObject):
     text = data.draw(st.sampled_from(CORPUS))

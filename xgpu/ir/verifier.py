@@ -8,6 +8,7 @@ does the latter and returns a `Diagnostic` (or None when the IR is valid).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from io import StringIO
 
 from xdsl.dialects.builtin import UnregisteredOp
@@ -21,8 +22,10 @@ from xgpu.diagnostics import (
     diagnostic_from_exception,
     location_of,
     op_message,
+    op_name,
 )
 from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
+from xgpu.ir.dominance import DominanceInfo, verify_dominance
 from xgpu.ir.printer import MLIRPrinter
 
 
@@ -37,12 +40,13 @@ def _may_lack_terminator(op: Operation | None) -> bool:
     return op is None or _is_unregistered(op) or op.has_trait(NoTerminator)
 
 
-def _generic(op: Operation) -> str:
+def generic_text(op: Operation) -> str:
+    """The first line of `op` in generic form, as MLIR's diagnostics show it."""
     out = StringIO()
     try:
         MLIRPrinter(stream=out, print_generic_format=True).print_op(op)
     except Exception:
-        return f'"{op.name}"(...)'
+        return f'"{op_name(op)}"(...)'
     return out.getvalue().split("\n")[0]
 
 
@@ -56,48 +60,86 @@ def _verify_successors(op: Operation) -> None:
             raise VerifyException("branches to a block of a different region")
 
 
-def _verify_blocks(op: Operation) -> None:
-    """MLIR's block checks for the regions of `op`: a block must end with a
-    terminator unless `op` may hold blocks without one."""
-    if _may_lack_terminator(op):
+class _Failed(Exception):
+    def __init__(self, diag: Diagnostic):
+        super().__init__(diag.message)
+        self.diag = diag
+
+
+def _checked(op: Operation, check: Callable[[], None]) -> None:
+    """Run a check of `op`; turn its failure into a diagnostic at `op`."""
+    try:
+        check()
+    except VerifyException as exc:
+        raise _Failed(diagnostic_from_exception(op, exc)) from None
+    except Exception as exc:  # a verifier bug must not become a traceback
+        raise _Failed(
+            Diagnostic(
+                "error",
+                op_message(op, f"verifier failed unexpectedly: {type(exc).__name__}: {exc}"),
+                location_of(op),
+                op=op,
+            )
+        ) from None
+
+
+def _verify_own(op: Operation) -> None:
+    """The checks of `op` itself: its gpu dialect attributes, its successors, its
+    position if it is a terminator, its invariants and custom verifier."""
+    if op.attributes:
+        verify_dialect_attributes(op)
+    if op.successors:
+        _verify_successors(op)
+    if (
+        not _is_unregistered(op)
+        and op.has_trait(IsTerminator)
+        and op.parent is not None
+        and op.parent.last_op is not op
+    ):
+        raise VerifyException("must be the last operation in the parent block")
+    op.verify_()
+
+
+def _verify_tree(op: Operation) -> None:
+    """MLIR's order: the op, then each block of its regions (empty-block check on
+    entry, its ops, the terminator check on exit)."""
+    _checked(op, lambda: _verify_own(op))
+    if not op.regions:
         return
+    may_lack = _may_lack_terminator(op)
     for region in op.regions:
         for block in region.blocks:
             last = block.last_op
             if last is None:
-                raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)
-            if not (last.has_trait(IsTerminator) or _is_unregistered(last)):
-                raise OpDiagnostic(
-                    f"block with no terminator, has {_generic(last)}", op=last, prefix=False
+                if not may_lack:
+                    _checked(op, _raise_empty_block)
+                continue
+            for child in block.ops:
+                _verify_tree(child)
+            if not may_lack and not (last.has_trait(IsTerminator) or _is_unregistered(last)):
+                raise _Failed(
+                    Diagnostic(
+                        "error",
+                        f"block with no terminator, has {generic_text(last)}",
+                        location_of(last),
+                        op=last,
+                    )
                 )
 
 
-def verify_op(op: Operation) -> Diagnostic | None:
-    """Verify `op` alone, in MLIR's order: its gpu dialect attributes, its
-    invariants and verifier, then the blocks of its regions (not the ops in them)."""
-    try:
-        if op.attributes:
-            verify_dialect_attributes(op)
-        if op.successors:
-            _verify_successors(op)
-        op.verify_()
-        if op.regions:
-            _verify_blocks(op)
-    except VerifyException as exc:
-        return diagnostic_from_exception(op, exc)
-    except Exception as exc:  # a verifier bug must not become a traceback
-        return Diagnostic(
-            "error",
-            op_message(op, f"verifier failed unexpectedly: {type(exc).__name__}: {exc}"),
-            location_of(op),
-        )
-    return None
+def _raise_empty_block() -> None:
+    raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)
 
 
 def verify_ir(root: Operation) -> Diagnostic | None:
-    """Verify `root` and every op nested in it, in MLIR's order (an op before its
-    nested ops); return the first failure as a Diagnostic."""
-    for op in root.walk():
-        if (diag := verify_op(op)) is not None:
-            return diag
+    """Verify `root` and every op nested in it, in MLIR's order, then the
+    dominance of every use; return the first failure as a Diagnostic."""
+    try:
+        _verify_tree(root)
+        info = DominanceInfo()
+        for op in root.walk():
+            if op.operands:
+                _checked(op, lambda op=op: verify_dominance(op, info))
+    except _Failed as failed:
+        return failed.diag
     return None

@@ -21,26 +21,35 @@ from dataclasses import dataclass
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.dialects.builtin import ModuleOp, UnknownLoc, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
-from xgpu.ir.printer import MLIRPrinter, XGpuMLIRTarget
-from xgpu.ir.verifier import verify_ir
+from xgpu.ir.printer import XGpuMLIRTarget
+from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.verify_diagnostics import check, parse_expectations
 
 # xDSL passes and targets that build or match xDSL's own gpu classes: they would
 # silently do nothing (or the wrong thing) on xgpu's ops.
 _XDSL_GPU_PASSES = ("memref-to-gpu", "gpu-map-parallel-loops")
 _XDSL_GPU_TARGETS = ("wgsl",)
+
+
+class _LocatedParseError(DiagnosticException):
+    """A parse error found after parsing, at an op's recorded location."""
+
+    def __init__(self, diag: Diagnostic):
+        super().__init__(diag.message)
+        self.diag = diag
 
 
 class LocatingParser(Parser):
@@ -58,7 +67,17 @@ class LocatingParser(Parser):
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
         if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
             return ModuleOp([])
-        return super().parse_module(allow_implicit_module)
+        module = super().parse_module(allow_implicit_module)
+        # xDSL can leave a forward reference unresolved when its definition was
+        # in a region that closed before; MLIR rejects such a use.
+        for op in module.walk():
+            for operand in op.operands:
+                if isinstance(operand, ForwardDeclaredValue):
+                    loc = diagnostics.location_of(op)
+                    raise _LocatedParseError(
+                        Diagnostic("error", "use of undeclared SSA value name", loc, op=op)
+                    )
+        return module
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
@@ -73,6 +92,8 @@ class LocatingParser(Parser):
             del self._name_positions[depth:]
             if bound == 0 and isinstance(op, AsyncOpInterface) and op.async_token is not None:
                 self._unnamed_async(op, pos)
+            if isinstance(op, UnregisteredOp):
+                self._check_dialect_allows(op, pos)
             if isinstance(op.location, UnknownLoc):
                 line, col = self._index.line_col(pos)
                 op.location = diagnostics.make_location_attr(
@@ -84,6 +105,15 @@ class LocatingParser(Parser):
         """A diagnostic at the parser's current position."""
         line, col = self._index.line_col(self._current_token.span.start)
         return Diagnostic("error", message, Location(self._file, line + self._line_offset, col))
+
+    def _check_dialect_allows(self, op: UnregisteredOp, pos: int) -> None:
+        """--allow-unregistered-dialect allows ops of unknown dialects, not unknown
+        ops of a registered dialect (such as `gpu.nope`)."""
+        name = op.op_name.data
+        dialect = name.split(".", 1)[0]
+        # xDSL registers a `test` dialect; MLIR tests use unregistered `test.*` ops.
+        if dialect != "test" and dialect in self.ctx.registered_dialect_names:
+            self.raise_error(unregistered_op_message(name, True, True), pos, pos + 1)
 
     def _unnamed_async(self, op: Operation, name_pos: int) -> None:
         """MLIR requires a name for the token of an op marked `async`."""
@@ -117,11 +147,27 @@ _XDSL_PARSE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str],
             f"use of value '{tok}' expects different type than prior uses: '{m[1]}' vs '{m[2]}'"
         ),
     ),
-    (
-        re.compile(r"Operation (\S+) is not registered"),
-        lambda m, tok: f"custom op '{m[1]}' is unknown",
-    ),
 ]
+
+_UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+
+
+def unregistered_op_message(name: str, generic: bool, dialect_known: bool) -> str:
+    """mlir-opt's four messages for an op it does not know."""
+    dialect = name.split(".", 1)[0]
+    if generic and dialect_known:
+        return (
+            f"unregistered operation '{name}' found in dialect ('{dialect}') "
+            "that does not allow unknown operations"
+        )
+    if generic:
+        return (
+            "operation being parsed with an unregistered dialect. If this is intended, "
+            "please use -allow-unregistered-dialect with the MLIR tool used"
+        )
+    if dialect_known:
+        return f"custom op '{name}' is unknown"
+    return f"Dialect `{dialect}' not found for custom op '{name}' "
 
 
 def mlir_parse_message(message: str, token: str) -> str:
@@ -132,10 +178,27 @@ def mlir_parse_message(message: str, token: str) -> str:
     return message
 
 
-def parse_error_diagnostic(err: ParseError, line_offset: int = 0) -> Diagnostic:
+def parse_error_diagnostic(
+    err: ParseError, line_offset: int = 0, ctx: Context | None = None
+) -> Diagnostic:
     span = err.span
     line, col = LineIndex(span.input.content).line_col(span.start)
-    message = mlir_parse_message(err.msg, str(span.text))
+    token = str(span.text)
+    if (m := _UNREGISTERED.fullmatch(err.msg)) is not None:
+        name = m[1]
+        # A name without a dialect is looked up in the enclosing op's dialect.
+        known = "." not in name or (
+            ctx is not None and name.split(".", 1)[0] in ctx.registered_dialect_names
+        )
+        # xDSL reports it after the name: a generic op's name is a string literal;
+        # mlir-opt reports a custom op at its name.
+        before = span.input.content[: span.start].rstrip()
+        generic = before.endswith('"')
+        if not generic and (at := before.rfind(name)) >= 0:
+            line, col = LineIndex(span.input.content).line_col(at)
+        message = unregistered_op_message(name, generic, known)
+    else:
+        message = mlir_parse_message(err.msg, token)
     return Diagnostic("error", message, Location(span.input.name, line + line_offset, col))
 
 
@@ -225,20 +288,23 @@ class XGpuOptMain(xDSLOptMain):
             parser = LocatingParser(self.ctx, text, name, line_offset)
             module = parser.parse_module(not self.args.no_implicit_module)
         except ParseError as err:
-            return ChunkResult(None, [parse_error_diagnostic(err, line_offset)])
+            return ChunkResult(None, [parse_error_diagnostic(err, line_offset, self.ctx)])
+        except _LocatedParseError as err:
+            return ChunkResult(None, [err.diag])
         except VerifyException as err:
             # An attribute or type that fails its own verifier while being built.
             assert parser is not None
             return ChunkResult(None, [parser.diagnostic_here(str(err))])
 
         if not self.args.disable_verify and (diag := verify_ir(module)) is not None:
-            self._add_current_op_note(diag, module)
+            self._add_current_op_note(diag)
             return ChunkResult(None, [diag])
 
         with diagnostics.collecting() as engine:
             try:
                 self.apply_passes(module)
             except _VerifierFailed as failed:
+                self._add_current_op_note(failed.diag)
                 engine.diagnostics.append(failed.diag)
             except DiagnosticException as err:
                 engine.diagnostics.append(Diagnostic("error", _first_line(err), None))
@@ -246,30 +312,13 @@ class XGpuOptMain(xDSLOptMain):
                 return ChunkResult(None, engine.diagnostics)
             return ChunkResult(self.output_resulting_program(module), engine.diagnostics)
 
-    def _add_current_op_note(self, diag: Diagnostic, module: ModuleOp) -> None:
-        """mlir-opt adds `note: see current operation: ...` to verifier errors
-        (not under -verify-diagnostics)."""
-        if self.args.verify_diagnostics or diag.location is None:
+    def _add_current_op_note(self, diag: Diagnostic) -> None:
+        """mlir-opt adds `note: see current operation: ...` to an error about an
+        op (not under -verify-diagnostics)."""
+        if self.args.verify_diagnostics or diag.op is None or diag.severity != "error":
             return
-        for op in module.walk():
-            loc = diagnostics.location_of(op)
-            if (
-                loc == diag.location
-                and op.location is not None
-                and diag.message.startswith(f"'{op.name}' op")
-            ):
-                try:
-                    from io import StringIO
-
-                    out = StringIO()
-                    MLIRPrinter(stream=out, print_generic_format=True).print_op(op)
-                    first = out.getvalue()
-                except Exception:
-                    return
-                diag.notes.append(
-                    Diagnostic("note", f"see current operation: {first}", diag.location)
-                )
-                return
+        note = Diagnostic("note", f"see current operation: {generic_text(diag.op)}", diag.location)
+        diag.notes.insert(0, note)
 
     def run(self) -> None:
         try:
@@ -361,7 +410,8 @@ def make_context(allow_unregistered: bool = False) -> Context:
 
 
 def parse(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
-    """Parse MLIR text into a module (raises ParseError on bad input)."""
+    """Parse MLIR text into a module (raises ParseError, or a DiagnosticException
+    for a use of an undefined value, on bad input)."""
     return LocatingParser(ctx or make_context(), text, name).parse_module()
 
 
