@@ -43,3 +43,34 @@ def test_add_async_dependency_prepends_and_ignores_duplicates():
     assert join.dependencies == (t1.async_token, t0.async_token)
     add_async_dependency(join, t0.async_token)
     assert join.dependencies == (t1.async_token, t0.async_token)
+
+
+def test_add_async_dependency_updates_operand_segments():
+    from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, f32
+
+    from xgpu.dialects.gpu.host import AllocOp
+
+    block = Block(arg_types=[AsyncTokenType(), AsyncTokenType(), IndexType()])
+    t_a, t_b, n = block.args
+    alloc = AllocOp(MemRefType(f32, [DYNAMIC_INDEX]), dynamic_sizes=[n], deps=[t_a], is_async=True)
+    block.add_op(alloc)
+    alloc.add_async_dependency(t_b)
+    assert alloc.dependencies == (t_b, t_a)
+    assert tuple(alloc.properties["operandSegmentSizes"].get_values()) == (2, 1, 0)
+    assert tuple(alloc.dynamic_sizes) == (n,)
+
+
+def test_every_async_op_shares_the_interface():
+    from xgpu.dialects.gpu import GPU
+
+    async_ops = [op for op in GPU.operations if issubclass(op, AsyncOpInterface)]
+    names = {op.name for op in async_ops}
+    assert {"gpu.wait", "gpu.alloc", "gpu.memcpy", "gpu.launch", "gpu.launch_func",
+            "gpu.spmv", "gpu.create_csr"} <= names
+    for op in GPU.operations:
+        definition = op.get_irdl_definition()
+        results = [name for name, _ in definition.results]
+        operands = [name for name, _ in definition.operands]
+        if "async_token" in results:
+            assert issubclass(op, AsyncOpInterface), op.name
+            assert operands[0] == "async_dependencies", op.name
