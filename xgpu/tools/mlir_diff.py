@@ -16,31 +16,18 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import re
-import shutil
 import subprocess
 import sys
 from io import StringIO
 
 from xgpu.ir.printer import MLIRPrinter
 from xgpu.ir.verifier import verify_ir
+from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.xgpu_opt import make_context, parse, split_chunks
 
 _GPU_LINE = re.compile(r"^\s*(?:%[^=]*=\s*)?gpu\.")
 _NAME = re.compile(r"[%^][A-Za-z0-9_.$-]+(?:#\d+)?")
-
-
-def find_mlir_opt() -> str | None:
-    for cand in (
-        os.environ.get("XGPU_MLIR_OPT"),
-        "mlir-opt",
-        "mlir-opt-22",
-        "/usr/lib/llvm-22/bin/mlir-opt",
-    ):
-        if cand and shutil.which(cand):
-            return shutil.which(cand)
-    return None
 
 
 class OracleError(Exception):

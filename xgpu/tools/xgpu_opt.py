@@ -14,6 +14,7 @@ mlir-opt:
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -36,6 +37,7 @@ from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, forma
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
+from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.verify_diagnostics import check, parse_expectations
 
 # xDSL passes and targets that build or match xDSL's own gpu classes: they would
@@ -234,6 +236,10 @@ class XGpuOptMain(xDSLOptMain):
         # xdsl-opt's --disable-verify replaces Attribute.__post_init__ for the whole
         # process; remember the real one so that `run` can put it back.
         self._attribute_post_init = Attribute.__post_init__
+        # xdsl-opt's `mlir-opt[...]` pass runs $XDSL_MLIR_OPT or `mlir-opt`; let it
+        # find MLIR 22 as installed by Debian (`mlir-opt-22`) too.
+        if "XDSL_MLIR_OPT" not in os.environ and (oracle := find_mlir_opt()) is not None:
+            os.environ["XDSL_MLIR_OPT"] = oracle
         super().__init__(description, args)
 
     # ---------------------------------------------------------------- registry
