@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     CustomDirective,
@@ -58,6 +58,11 @@ class AsyncOpInterface:
         add_async_dependency(self, token)  # type: ignore[arg-type]
 
 
+def async_token_types(is_async: bool) -> list[Attribute]:
+    """The result types of the optional `async_token`: one token if `is_async`."""
+    return [AsyncTokenType()] if is_async else []
+
+
 def is_async_op(op: Operation) -> bool:
     return isinstance(op, AsyncOpInterface)
 
@@ -96,9 +101,7 @@ def parse_async_dependencies(parser: Parser) -> tuple[bool, list]:
     return is_async, deps or []
 
 
-def print_async_dependencies(
-    printer: Printer, is_async: bool, deps: Sequence[SSAValue]
-) -> None:
+def print_async_dependencies(printer: Printer, is_async: bool, deps: Sequence[SSAValue]) -> None:
     """Print MLIR's `custom<AsyncDependencies>` after the space that precedes it:
     `async`, `[%a, %b]` or `async [%a]`; nothing for a synchronous op without
     dependencies (which is why MLIR prints `gpu.alloc  (...)` with two spaces)."""
@@ -122,7 +125,7 @@ class AsyncDependencies(CustomDirective):
 
     def parse(self, parser: Parser, state: ParsingState) -> bool:
         is_async, deps = parse_async_dependencies(parser)
-        self.token_type.inner.set_types(state, [AsyncTokenType()] if is_async else [])
+        self.token_type.inner.set_types(state, async_token_types(is_async))
         self.deps.set(state, deps)
         self.deps.set_types(state, [AsyncTokenType()] * len(deps))
         return True
@@ -133,12 +136,6 @@ class AsyncDependencies(CustomDirective):
         state.last_was_punctuation = False
         state.should_emit_space = True
 
-    def is_present(self, op: IRDLOperation) -> bool:
-        return True
-
-    def is_anchorable(self) -> bool:
-        return False
-
 
 __all__ = [
     "AsyncDependencies",
@@ -146,6 +143,7 @@ __all__ = [
     "OptionalResultVariable",
     "PrintingState",
     "add_async_dependency",
+    "async_token_types",
     "is_async_op",
     "parse_async_dependencies",
     "print_async_dependencies",

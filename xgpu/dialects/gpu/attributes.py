@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.dialects.utils import EnumAttribute
@@ -23,25 +23,13 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
-_E = TypeVar("_E", bound=StrEnum)
+from xgpu.dialects.gpu.utils import parse_enum_keyword
 
 
 def _expect(parser: AttrParser, punctuation: str) -> None:
     """Parse `punctuation`, failing with MLIR's "expected 'X'" message."""
     if parser.parse_optional_punctuation(punctuation) is None:  # pyright: ignore
         parser.raise_error(f"expected '{punctuation}'")
-
-
-def _parse_enum_value(parser: AttrParser, enum: type[_E], cpp_name: str) -> _E:
-    """Parse one case of `enum` (a keyword or a string), failing with MLIR's message."""
-    span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
-    value = parser.parse_optional_identifier_or_str_literal()
-    if value is None:
-        parser.raise_error("expected valid keyword or string", span)
-    if value not in enum.__members__.values():
-        cases = ", ".join(e.value for e in enum)
-        parser.raise_error(f"expected {cpp_name} to be one of: {cases}", span)
-    return enum(value)
 
 
 class Dimension(StrEnum):
@@ -58,7 +46,7 @@ class DimensionAttr(EnumAttribute[Dimension], SpacedOpaqueSyntaxAttribute):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> Dimension:
-        return _parse_enum_value(parser, Dimension, "::mlir::gpu::Dimension")
+        return parse_enum_keyword(parser, Dimension, "::mlir::gpu::Dimension")
 
 
 class AllReduceOperation(StrEnum):
@@ -140,7 +128,7 @@ class _AngleEnumSyntax:
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> StrEnum:
         _expect(parser, "<")
-        value = _parse_enum_value(parser, cls.enum_type, cls.cpp_enum)
+        value = parse_enum_keyword(parser, cls.enum_type, cls.cpp_enum)
         _expect(parser, ">")
         return value
 
@@ -369,7 +357,7 @@ class ProcessorAttr(EnumAttribute[Processor], SpacedOpaqueSyntaxAttribute):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> Processor:
-        return _parse_enum_value(parser, Processor, "::mlir::gpu::Processor")
+        return parse_enum_keyword(parser, Processor, "::mlir::gpu::Processor")
 
 
 @irdl_attr_definition

@@ -52,8 +52,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     CallableOpInterface,
-    HasParent,
-    IsolatedFromAbove,
     IsTerminator,
     OpTrait,
     SymbolOpInterface,
@@ -63,6 +61,7 @@ from xdsl.utils.lexer import Position
 
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.gpu.module import GPUModuleOp, ODSAttrConstraint
+from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage, IsolatedFromAboveWithMLIRMessage
 
 KERNEL_ATTR_NAME = "gpu.kernel"
 """The unit attribute that marks a function as a kernel."""
@@ -97,19 +96,6 @@ def _is_dense_i32_array(attr: Attribute) -> bool:
 
 class AutomaticAllocationScope(OpTrait):
     """Marker: allocations in the op's regions are freed when control leaves it."""
-
-
-class HasParentWithMLIRMessage(HasParent):
-    """HasParent whose message has no op-name prefix (the driver adds it)."""
-
-    def verify(self, op: Operation) -> None:
-        parent = op.parent_op()
-        if parent is None or isinstance(parent, self.op_types):
-            return
-        if len(self.op_types) == 1:
-            raise VerifyException(f"expects parent op '{self.op_types[0].name}'")
-        names = ", ".join(f"'{p.name}'" for p in self.op_types)
-        raise VerifyException(f"expects parent op to be one of {names}")
 
 
 class GPUFuncCallableInterface(CallableOpInterface):
@@ -306,7 +292,7 @@ class GPUFuncOp(IRDLOperation):
     traits = lazy_traits_def(
         lambda: (
             HasParentWithMLIRMessage(GPUModuleOp),
-            IsolatedFromAbove(),
+            IsolatedFromAboveWithMLIRMessage(),
             AutomaticAllocationScope(),
             SymbolOpInterface(),
             GPUFuncCallableInterface(),

@@ -3,6 +3,7 @@ host_unregister and set_default_device."""
 
 from __future__ import annotations
 
+from abc import ABC
 from collections.abc import Sequence
 from typing import cast
 
@@ -47,7 +48,11 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from xgpu.dialects.gpu.async_interface import AsyncDependencies, AsyncOpInterface
+from xgpu.dialects.gpu.async_interface import (
+    AsyncDependencies,
+    AsyncOpInterface,
+    async_token_types,
+)
 from xgpu.dialects.gpu.types import AsyncTokenType
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
@@ -177,10 +182,6 @@ def _compatible_shapes(a: Sequence[int], b: Sequence[int]) -> bool:
     )
 
 
-def _token_types(is_async: bool) -> list[Attribute]:
-    return [AsyncTokenType()] if is_async else []
-
-
 # ---------------------------------------------------------------------------
 # Ops
 # ---------------------------------------------------------------------------
@@ -201,7 +202,7 @@ class WaitOp(AsyncOpInterface, IRDLOperation):
     def __init__(self, dependencies: Sequence[SSAValue] = (), is_async: bool = False):
         super().__init__(
             operands=[dependencies],
-            result_types=[[AsyncTokenType()] if is_async else []],
+            result_types=[async_token_types(is_async)],
         )
 
 
@@ -240,7 +241,7 @@ class AllocOp(AsyncOpInterface, IRDLOperation):
     ):
         super().__init__(
             operands=[deps, dynamic_sizes, symbol_operands],
-            result_types=[memref_type, _token_types(is_async)],
+            result_types=[memref_type, async_token_types(is_async)],
             properties={"hostShared": UnitAttr()} if host_shared else {},
         )
 
@@ -272,7 +273,7 @@ class DeallocOp(AsyncOpInterface, IRDLOperation):
     assembly_format = f"{_ASYNC_DEPS} $memref attr-dict `:` custom<RankedMemRefType>(type($memref))"
 
     def __init__(self, memref: SSAValue, deps: Sequence[SSAValue] = (), is_async: bool = False):
-        super().__init__(operands=[deps, memref], result_types=[_token_types(is_async)])
+        super().__init__(operands=[deps, memref], result_types=[async_token_types(is_async)])
 
 
 @irdl_op_definition
@@ -301,7 +302,7 @@ class MemcpyOp(AsyncOpInterface, IRDLOperation):
         deps: Sequence[SSAValue] = (),
         is_async: bool = False,
     ):
-        super().__init__(operands=[deps, dst, src], result_types=[_token_types(is_async)])
+        super().__init__(operands=[deps, dst, src], result_types=[async_token_types(is_async)])
 
     def verify_(self) -> None:
         dst_type = cast(MemRefType, self.dst.type)
@@ -338,7 +339,7 @@ class MemsetOp(AsyncOpInterface, IRDLOperation):
         deps: Sequence[SSAValue] = (),
         is_async: bool = False,
     ):
-        super().__init__(operands=[deps, dst, value], result_types=[_token_types(is_async)])
+        super().__init__(operands=[deps, dst, value], result_types=[async_token_types(is_async)])
 
     def verify_(self) -> None:
         if _element_type_or_self(self.dst.type) != _element_type_or_self(self.value.type):
@@ -347,34 +348,30 @@ class MemsetOp(AsyncOpInterface, IRDLOperation):
             )
 
 
+class _HostRegistrationOp(IRDLOperation, ABC):
+    """Base of host_register and host_unregister: `gpu.<op> %m : memref<*xT>`."""
+
+    value = operand_def(UnrankedMemRefType)
+
+    custom_directives = (UnrankedMemRefKindType,)
+    assembly_format = "$value attr-dict `:` custom<UnrankedMemRefKindType>(type($value))"
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
 @irdl_op_definition
-class HostRegisterOp(IRDLOperation):
+class HostRegisterOp(_HostRegistrationOp):
     """`gpu.host_register`: make host memory accessible to the device."""
 
     name = "gpu.host_register"
 
-    value = operand_def(UnrankedMemRefType)
-
-    custom_directives = (UnrankedMemRefKindType,)
-    assembly_format = "$value attr-dict `:` custom<UnrankedMemRefKindType>(type($value))"
-
-    def __init__(self, value: SSAValue):
-        super().__init__(operands=[value])
-
 
 @irdl_op_definition
-class HostUnregisterOp(IRDLOperation):
+class HostUnregisterOp(_HostRegistrationOp):
     """`gpu.host_unregister`: undo a `gpu.host_register`."""
 
     name = "gpu.host_unregister"
-
-    value = operand_def(UnrankedMemRefType)
-
-    custom_directives = (UnrankedMemRefKindType,)
-    assembly_format = "$value attr-dict `:` custom<UnrankedMemRefKindType>(type($value))"
-
-    def __init__(self, value: SSAValue):
-        super().__init__(operands=[value])
 
 
 @irdl_op_definition

@@ -92,12 +92,6 @@ class DimensionDirective(CustomDirective):
         state.last_was_punctuation = False
         state.should_emit_space = True
 
-    def is_present(self, op: IRDLOperation) -> bool:
-        return True
-
-    def is_anchorable(self) -> bool:
-        return False
-
 
 _INDEX_MIN, _INDEX_END = -(1 << 63), 1 << 63
 
@@ -135,9 +129,6 @@ class UpperBound(CustomDirective):
     def is_present(self, op: IRDLOperation) -> bool:
         return self.upper_bound.get(op) is not None
 
-    def is_anchorable(self) -> bool:
-        return False
-
     def can_parse_empty(self) -> bool:
         return True
 
@@ -166,12 +157,6 @@ class _ResultTypeOfKind(CustomDirective, ABC):
         printer.print_list(self.result_type.get(op), printer.print_attribute)
         state.last_was_punctuation = False
         state.should_emit_space = True
-
-    def is_present(self, op: IRDLOperation) -> bool:
-        return True
-
-    def is_anchorable(self) -> bool:
-        return False
 
 
 @irdl_custom_directive
@@ -296,19 +281,14 @@ class ClusterBlockIdOp(GPUIndexOp):
 # --------------------------------------------------------------------------- #
 
 
-@irdl_op_definition
-class LaneIdOp(IRDLOperation):
-    """`gpu.lane_id (upper_bound N)?`: the lane within the subgroup."""
-
-    name = "gpu.lane_id"
+class _BoundedIndexOp(IRDLOperation, ABC):
+    """Base of the ops with no operand, an optional `upper_bound` and one
+    `index` result (lane_id and the subgroup queries)."""
 
     upper_bound = opt_prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
 
     traits = traits_def(Pure())
-
-    custom_directives = (UpperBound,)
-    assembly_format = "custom<UpperBound>($upper_bound) attr-dict"
 
     def __init__(self, upper_bound: int | IntegerAttr | None = None):
         super().__init__(
@@ -317,25 +297,24 @@ class LaneIdOp(IRDLOperation):
         )
 
 
-class _SubgroupQueryOp(IRDLOperation, ABC):
+@irdl_op_definition
+class LaneIdOp(_BoundedIndexOp):
+    """`gpu.lane_id (upper_bound N)?`: the lane within the subgroup."""
+
+    name = "gpu.lane_id"
+
+    custom_directives = (UpperBound,)
+    assembly_format = "custom<UpperBound>($upper_bound) attr-dict"
+
+
+class _SubgroupQueryOp(_BoundedIndexOp, ABC):
     """Base of subgroup_id, num_subgroups and subgroup_size, which spell out the
     (always `index`) result type: `gpu.<op> (upper_bound N)? : index`."""
-
-    upper_bound = opt_prop_def(IntegerAttr[IndexType])
-    result = result_def(IndexType)
-
-    traits = traits_def(Pure())
 
     custom_directives = (UpperBound, IndexResultType)
     assembly_format = (
         "custom<UpperBound>($upper_bound) attr-dict `:` custom<IndexResultType>(type($result))"
     )
-
-    def __init__(self, upper_bound: int | IntegerAttr | None = None):
-        super().__init__(
-            properties={"upper_bound": _upper_bound_attr(upper_bound)},
-            result_types=[IndexType()],
-        )
 
 
 @irdl_op_definition
@@ -410,12 +389,6 @@ class FormatString(CustomDirective):
         printer.print_attribute(attr)
         state.last_was_punctuation = False
         state.should_emit_space = True
-
-    def is_present(self, op: IRDLOperation) -> bool:
-        return True
-
-    def is_anchorable(self) -> bool:
-        return False
 
 
 def _is_printf_scalar(type_: Attribute) -> bool:

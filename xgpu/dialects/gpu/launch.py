@@ -52,12 +52,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
-from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.dialects.gpu.async_interface import AsyncOpInterface, async_token_types
 from xgpu.dialects.gpu.types import AsyncTokenType
+from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage
 
 NUM_CONFIG_ARGS = 12
 """Entry-block arguments for block/thread ids and grid/block sizes."""
@@ -156,7 +157,7 @@ class LaunchOp(AsyncOpInterface, IRDLOperation):
                 *cluster_operands,
                 [dynamic_shared_memory_size] if dynamic_shared_memory_size is not None else [],
             ],
-            result_types=[[AsyncTokenType()] if is_async else []],
+            result_types=[async_token_types(is_async)],
             properties=props,
             attributes=dict(sorted(attrs.items())),
             regions=[body],
@@ -561,7 +562,7 @@ class TerminatorOp(IRDLOperation):
 
     assembly_format = "attr-dict"
 
-    traits = lazy_traits_def(lambda: (HasParent(LaunchOp), IsTerminator(), Pure()))
+    traits = lazy_traits_def(lambda: (HasParentWithMLIRMessage(LaunchOp), IsTerminator(), Pure()))
 
     def __init__(self):
         super().__init__()

@@ -42,6 +42,7 @@ from xdsl.utils.exceptions import VerifyException
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.gpu.async_interface import (
     AsyncOpInterface,
+    async_token_types,
     parse_async_dependencies,
     print_async_dependencies,
 )
@@ -170,7 +171,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
                 args,
                 [async_object] if async_object is not None else [],
             ],
-            result_types=[[AsyncTokenType()] if is_async else []],
+            result_types=[async_token_types(is_async)],
             properties={"kernel": kernel},
             attributes=dict(attributes or {}),
         )

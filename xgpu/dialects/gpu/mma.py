@@ -75,6 +75,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from xgpu.diagnostics import OpDiagnostic
+from xgpu.dialects.gpu.utils import SortedPropertiesOp
 
 # ---------------------------------------------------------------------------
 # !gpu.mma_matrix
@@ -281,6 +282,13 @@ def _verify_mma_of(value_type: Attribute, which: str, kinds: Sequence[str]) -> N
         )
 
 
+def _verify_element_type(value_type: Attribute, matrix_type: Attribute) -> None:
+    """MLIR's `TypesMatchWith` between a scalar and an !gpu.mma_matrix's element type."""
+    assert isinstance(matrix_type, MMAMatrixType)
+    if value_type != matrix_type.element_type:
+        raise VerifyException("failed to verify that value type matches element type of mma_matrix")
+
+
 def _linear_coefficients(expr: AffineExpr) -> dict[str, int] | None:
     """Coefficients of a pure-affine expression: {'d0': c, 's1': c, '': const}.
     None when the expression is not a linear combination with constant factors."""
@@ -428,16 +436,6 @@ class ElementwiseHead(CustomDirective):
 # ---------------------------------------------------------------------------
 
 
-class _SortedProperties(IRDLOperation):
-    """Keeps properties in MLIR's (sorted) order, whatever order the parser or a
-    builder set them in, so the generic form prints like MLIR's."""
-
-    def __post_init__(self):
-        super().__post_init__()
-        if len(self.properties) > 1:
-            self.properties = dict(sorted(self.properties.items()))
-
-
 def _index_attr(value: int | IntegerAttr) -> IntegerAttr:
     if isinstance(value, IntegerAttr):
         return value
@@ -445,7 +443,7 @@ def _index_attr(value: int | IntegerAttr) -> IntegerAttr:
 
 
 @irdl_op_definition
-class SubgroupMmaLoadMatrixOp(_SortedProperties):
+class SubgroupMmaLoadMatrixOp(SortedPropertiesOp):
     """`gpu.subgroup_mma_load_matrix`: the subgroup loads a matrix fragment from
     `src_memref` at `indices`; `leadDimension` is the row pitch of the source."""
 
@@ -488,7 +486,7 @@ class SubgroupMmaLoadMatrixOp(_SortedProperties):
 
 
 @irdl_op_definition
-class SubgroupMmaStoreMatrixOp(_SortedProperties):
+class SubgroupMmaStoreMatrixOp(SortedPropertiesOp):
     """`gpu.subgroup_mma_store_matrix`: the subgroup stores a `COp` fragment into
     `dst_memref` at `indices`."""
 
@@ -539,7 +537,7 @@ class SubgroupMmaStoreMatrixOp(_SortedProperties):
 
 
 @irdl_op_definition
-class SubgroupMmaComputeOp(_SortedProperties):
+class SubgroupMmaComputeOp(SortedPropertiesOp):
     """`gpu.subgroup_mma_compute`: D = A * B + C over subgroup fragments.
     `a_transpose`/`b_transpose` record that A/B were loaded transposed."""
 
@@ -619,12 +617,7 @@ class SubgroupMmaConstantMatrixOp(IRDLOperation):
             raise VerifyException(
                 f"operand #0 must be {_describe(_CONSTANT_KINDS)}, but got '{self.value.type}'"
             )
-        res_type = self.res.type
-        assert isinstance(res_type, MMAMatrixType)
-        if self.value.type != res_type.element_type:
-            raise VerifyException(
-                "failed to verify that value type matches element type of mma_matrix"
-            )
+        _verify_element_type(self.value.type, self.res.type)
 
 
 @irdl_op_definition
@@ -679,12 +672,7 @@ class SubgroupMmaExtractThreadLocalOp(IRDLOperation):
         super().__init__(operands=[matrix, indices], result_types=[matrix_type.element_type])
 
     def verify_(self) -> None:
-        matrix_type = self.matrix.type
-        assert isinstance(matrix_type, MMAMatrixType)
-        if self.res.type != matrix_type.element_type:
-            raise VerifyException(
-                "failed to verify that value type matches element type of mma_matrix"
-            )
+        _verify_element_type(self.res.type, self.matrix.type)
 
 
 @irdl_op_definition
@@ -718,12 +706,7 @@ class SubgroupMmaInsertThreadLocalOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        matrix_type = self.matrix.type
-        assert isinstance(matrix_type, MMAMatrixType)
-        if self.value.type != matrix_type.element_type:
-            raise VerifyException(
-                "failed to verify that value type matches element type of mma_matrix"
-            )
+        _verify_element_type(self.value.type, self.matrix.type)
 
 
 OPS: list[type] = [

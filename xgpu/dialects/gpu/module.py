@@ -31,15 +31,13 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
-    IsolatedFromAbove,
     NoTerminator,
     OpTrait,
     SymbolOpInterface,
-    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 
-from xgpu.diagnostics import OpDiagnostic
+from xgpu.dialects.gpu.utils import IsolatedFromAboveWithMLIRMessage, SymbolTableWithMLIRMessage
 
 # Names of the attributes that implement MLIR's `TargetAttrInterface`, and of
 # those with the `OffloadingTranslationAttrTrait`. The attribute classes live in
@@ -127,27 +125,6 @@ class SingleBlockBody(OpTrait):
                 )
 
 
-class SymbolTableWithMLIRMessage(SymbolTable):
-    """SymbolTable reporting a duplicate symbol at the duplicate, as MLIR does."""
-
-    def verify(self, op: Operation) -> None:
-        if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
-            return  # reported by SingleBlockBody
-        seen: dict[str, Operation] = {}
-        for child in op.regions[0].block.ops:
-            sym = child.get_attr_or_prop("sym_name")
-            if not isinstance(sym, StringAttr):
-                continue
-            first = seen.setdefault(sym.data, child)
-            if first is not child:
-                raise OpDiagnostic(
-                    f"redefinition of symbol named '{sym.data}'",
-                    op=child,
-                    prefix=False,
-                    notes=[(first, "see existing symbol definition here")],
-                )
-
-
 def _print_sorted_attr_dict(
     printer: Printer, attrs: Mapping[str, Attribute], with_keyword: bool
 ) -> None:
@@ -174,7 +151,7 @@ class GPUModuleOp(IRDLOperation):
 
     traits = traits_def(
         SingleBlockBody(),
-        IsolatedFromAbove(),
+        IsolatedFromAboveWithMLIRMessage(),
         NoTerminator(),
         SymbolOpInterface(),
         SymbolTableWithMLIRMessage(),

@@ -44,13 +44,18 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
-from xgpu.dialects.gpu.async_interface import AsyncDependencies, AsyncOpInterface
+from xgpu.dialects.gpu.async_interface import (
+    AsyncDependencies,
+    AsyncOpInterface,
+    async_token_types,
+)
 from xgpu.dialects.gpu.types import (
     AsyncTokenType,
     SparseDnTensorHandleType,
     SparseSpGEMMOpHandleType,
     SparseSpMatHandleType,
 )
+from xgpu.dialects.gpu.utils import SortedPropertiesOp, parse_enum_keyword
 
 # ---------------------------------------------------------------------------
 # Enums
@@ -108,8 +113,17 @@ def _mode(mode: TransposeMode | TransposeModeAttr) -> TransposeModeAttr:
     return mode if isinstance(mode, TransposeModeAttr) else TransposeModeAttr(mode)
 
 
-def _token(is_async: bool) -> list[Attribute]:
-    return [AsyncTokenType()] if is_async else []
+def _mode_props(
+    compute_type: Attribute,
+    mode_a: TransposeMode | TransposeModeAttr,
+    mode_b: TransposeMode | TransposeModeAttr | None = None,
+) -> dict[str, Attribute]:
+    """The `modeA` (`modeB`) and `computeType` properties of the SpMV/SpMM/SDDMM/SpGEMM ops."""
+    props: dict[str, Attribute] = {"modeA": _mode(mode_a)}
+    if mode_b is not None:
+        props["modeB"] = _mode(mode_b)
+    props["computeType"] = compute_type
+    return props
 
 
 # ---------------------------------------------------------------------------
@@ -132,16 +146,8 @@ class SpacedEnum(CustomDirective):
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         attr_type = self._enum_attr_type()
-        enum_type = attr_type.enum_type
-        pos = parser.pos
-        keyword = parser.parse_optional_identifier_or_str_literal()
-        if keyword is None:
-            parser.raise_error("expected valid keyword or string")
-        values = [e.value for e in enum_type]
-        if keyword not in values:
-            name = getattr(attr_type, "cpp_enum_name", attr_type.name)
-            parser.raise_error(f"expected {name} to be one of: " + ", ".join(values), pos)
-        self.attr.set(state, attr_type(enum_type(keyword)))
+        cpp_name = getattr(attr_type, "cpp_enum_name", attr_type.name)
+        self.attr.set(state, attr_type(parse_enum_keyword(parser, attr_type.enum_type, cpp_name)))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         attr = self.attr.get(op)
@@ -162,17 +168,10 @@ _MODE_A = "(`{` custom<SpacedEnum>($modeA)^ `}`)?"
 _MODE_B = "(`{` custom<SpacedEnum>($modeB)^ `}`)?"
 
 
-class _SparseOp(AsyncOpInterface, IRDLOperation):
+class _SparseOp(AsyncOpInterface, SortedPropertiesOp):
     """Shared pieces of the sparse ops."""
 
     custom_directives = (AsyncDependencies, SpacedEnum)
-
-    def __post_init__(self):
-        super().__post_init__()
-        # Keep properties in MLIR's (sorted) order, whatever order the parser
-        # or a builder set them in, so the generic form prints like MLIR's.
-        if len(self.properties) > 1:
-            self.properties = dict(sorted(self.properties.items()))
 
 
 # ---------------------------------------------------------------------------
@@ -204,7 +203,7 @@ class CreateDnTensorOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, memref, dims],
-            result_types=[SparseDnTensorHandleType(), _token(is_async)],
+            result_types=[SparseDnTensorHandleType(), async_token_types(is_async)],
         )
 
 
@@ -221,7 +220,7 @@ class DestroyDnTensorOp(_SparseOp):
     assembly_format = f"{_ASYNC} $dn_tensor attr-dict"
 
     def __init__(self, dn_tensor: SSAValue, deps: Sequence[SSAValue] = (), is_async: bool = False):
-        super().__init__(operands=[deps, dn_tensor], result_types=[_token(is_async)])
+        super().__init__(operands=[deps, dn_tensor], result_types=[async_token_types(is_async)])
 
 
 # ---------------------------------------------------------------------------
@@ -263,7 +262,7 @@ class CreateCooOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, rows, cols, nnz, row_idxs, col_idxs, values],
-            result_types=[SparseSpMatHandleType(), _token(is_async)],
+            result_types=[SparseSpMatHandleType(), async_token_types(is_async)],
         )
 
 
@@ -299,7 +298,7 @@ class CreateCooAoSOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, rows, cols, nnz, idxs, values],
-            result_types=[SparseSpMatHandleType(), _token(is_async)],
+            result_types=[SparseSpMatHandleType(), async_token_types(is_async)],
         )
 
 
@@ -337,7 +336,7 @@ class CreateCsrOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, rows, cols, nnz, row_pos, col_idxs, values],
-            result_types=[SparseSpMatHandleType(), _token(is_async)],
+            result_types=[SparseSpMatHandleType(), async_token_types(is_async)],
         )
 
 
@@ -375,7 +374,7 @@ class CreateCscOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, rows, cols, nnz, col_pos, row_idxs, values],
-            result_types=[SparseSpMatHandleType(), _token(is_async)],
+            result_types=[SparseSpMatHandleType(), async_token_types(is_async)],
         )
 
 
@@ -428,7 +427,7 @@ class CreateBsrOp(_SparseOp):
                 b_col_idxs,
                 values,
             ],
-            result_types=[SparseSpMatHandleType(), _token(is_async)],
+            result_types=[SparseSpMatHandleType(), async_token_types(is_async)],
         )
 
 
@@ -466,7 +465,7 @@ class Create2To4SpMatOp(_SparseOp):
             prune_flag = Prune2To4SpMatFlagAttr(prune_flag)
         super().__init__(
             operands=[deps, rows, cols, memref],
-            result_types=[SparseSpMatHandleType(), _token(is_async)],
+            result_types=[SparseSpMatHandleType(), async_token_types(is_async)],
             properties={"pruneFlag": prune_flag},
         )
 
@@ -484,7 +483,7 @@ class DestroySpMatOp(_SparseOp):
     assembly_format = f"{_ASYNC} $spmat attr-dict"
 
     def __init__(self, spmat: SSAValue, deps: Sequence[SSAValue] = (), is_async: bool = False):
-        super().__init__(operands=[deps, spmat], result_types=[_token(is_async)])
+        super().__init__(operands=[deps, spmat], result_types=[async_token_types(is_async)])
 
 
 # ---------------------------------------------------------------------------
@@ -527,8 +526,8 @@ class SpMVBufferSizeOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, spmat_a, dn_x, dn_y],
-            result_types=[IndexType(), _token(is_async)],
-            properties={"modeA": _mode(mode_a), "computeType": compute_type},
+            result_types=[IndexType(), async_token_types(is_async)],
+            properties=_mode_props(compute_type, mode_a),
         )
 
 
@@ -565,8 +564,8 @@ class SpMVOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, spmat_a, dn_x, dn_y, buffer],
-            result_types=[_token(is_async)],
-            properties={"modeA": _mode(mode_a), "computeType": compute_type},
+            result_types=[async_token_types(is_async)],
+            properties=_mode_props(compute_type, mode_a),
         )
 
 
@@ -606,12 +605,8 @@ class SpMMBufferSizeOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, spmat_a, dnmat_b, dnmat_c],
-            result_types=[[IndexType()] * num_buffers, _token(is_async)],
-            properties={
-                "modeA": _mode(mode_a),
-                "modeB": _mode(mode_b),
-                "computeType": compute_type,
-            },
+            result_types=[[IndexType()] * num_buffers, async_token_types(is_async)],
+            properties=_mode_props(compute_type, mode_a, mode_b),
         )
 
 
@@ -651,12 +646,8 @@ class SpMMOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, spmat_a, dnmat_b, dnmat_c, buffers],
-            result_types=[_token(is_async)],
-            properties={
-                "modeA": _mode(mode_a),
-                "modeB": _mode(mode_b),
-                "computeType": compute_type,
-            },
+            result_types=[async_token_types(is_async)],
+            properties=_mode_props(compute_type, mode_a, mode_b),
         )
 
 
@@ -694,12 +685,8 @@ class SDDMMBufferSizeOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, dnmat_a, dnmat_b, spmat_c],
-            result_types=[IndexType(), _token(is_async)],
-            properties={
-                "modeA": _mode(mode_a),
-                "modeB": _mode(mode_b),
-                "computeType": compute_type,
-            },
+            result_types=[IndexType(), async_token_types(is_async)],
+            properties=_mode_props(compute_type, mode_a, mode_b),
         )
 
 
@@ -738,12 +725,8 @@ class SDDMMOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, dnmat_a, dnmat_b, spmat_c, buffer],
-            result_types=[_token(is_async)],
-            properties={
-                "modeA": _mode(mode_a),
-                "modeB": _mode(mode_b),
-                "computeType": compute_type,
-            },
+            result_types=[async_token_types(is_async)],
+            properties=_mode_props(compute_type, mode_a, mode_b),
         )
 
 
@@ -767,7 +750,7 @@ class SpGEMMCreateDescrOp(_SparseOp):
     def __init__(self, deps: Sequence[SSAValue] = (), is_async: bool = False):
         super().__init__(
             operands=[deps],
-            result_types=[SparseSpGEMMOpHandleType(), _token(is_async)],
+            result_types=[SparseSpGEMMOpHandleType(), async_token_types(is_async)],
         )
 
 
@@ -784,7 +767,7 @@ class SpGEMMDestroyDescrOp(_SparseOp):
     assembly_format = f"{_ASYNC} $desc attr-dict"
 
     def __init__(self, desc: SSAValue, deps: Sequence[SSAValue] = (), is_async: bool = False):
-        super().__init__(operands=[deps, desc], result_types=[_token(is_async)])
+        super().__init__(operands=[deps, desc], result_types=[async_token_types(is_async)])
 
 
 @irdl_op_definition
@@ -833,13 +816,8 @@ class SpGEMMWorkEstimationOrComputeOp(_SparseOp):
             kind = SpGEMMWorkEstimationOrComputeKindAttr(kind)
         super().__init__(
             operands=[deps, desc, spmat_a, spmat_b, spmat_c, buffer_sz, buffer],
-            result_types=[IndexType(), _token(is_async)],
-            properties={
-                "modeA": _mode(mode_a),
-                "modeB": _mode(mode_b),
-                "computeType": compute_type,
-                "kind": kind,
-            },
+            result_types=[IndexType(), async_token_types(is_async)],
+            properties={**_mode_props(compute_type, mode_a, mode_b), "kind": kind},
         )
 
 
@@ -878,12 +856,8 @@ class SpGEMMCopyOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, desc, spmat_a, spmat_b, spmat_c],
-            result_types=[_token(is_async)],
-            properties={
-                "modeA": _mode(mode_a),
-                "modeB": _mode(mode_b),
-                "computeType": compute_type,
-            },
+            result_types=[async_token_types(is_async)],
+            properties=_mode_props(compute_type, mode_a, mode_b),
         )
 
 
@@ -905,7 +879,7 @@ class SpMatGetSizeOp(_SparseOp):
     def __init__(self, spmat: SSAValue, deps: Sequence[SSAValue] = (), is_async: bool = False):
         super().__init__(
             operands=[deps, spmat],
-            result_types=[IndexType(), IndexType(), IndexType(), _token(is_async)],
+            result_types=[IndexType(), IndexType(), IndexType(), async_token_types(is_async)],
         )
 
 
@@ -938,7 +912,7 @@ class SetCsrPointersOp(_SparseOp):
     ):
         super().__init__(
             operands=[deps, spmat, positions, coordinates, values],
-            result_types=[_token(is_async)],
+            result_types=[async_token_types(is_async)],
         )
 
 

@@ -49,7 +49,6 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
-    IsolatedFromAbove,
     IsTerminator,
     NoMemoryEffect,
     Pure,
@@ -68,6 +67,7 @@ from xgpu.dialects.gpu.attributes import (
     ShuffleMode,
     ShuffleModeAttr,
 )
+from xgpu.dialects.gpu.utils import IsolatedFromAboveWithMLIRMessage
 
 # ---------------------------------------------------------------------------
 # Type checks with MLIR's messages
@@ -298,24 +298,6 @@ def _parse_i32(parser: Parser) -> int:
     return value
 
 
-class _IsolatedFromAbove(IsolatedFromAbove):
-    """IsolatedFromAbove, reported as MLIR does: at the offending user, with a
-    note at the isolated op."""
-
-    def verify(self, op: Operation) -> None:
-        for child in op.walk():
-            if child is op:
-                continue
-            for operand in child.operands:
-                owner = operand.owner
-                if not op.is_ancestor(owner) or owner is op:
-                    raise OpDiagnostic(
-                        "using value defined outside the region",
-                        op=child,
-                        notes=[(op, "required by region isolation constraints")],
-                    )
-
-
 # ---------------------------------------------------------------------------
 # Ops
 # ---------------------------------------------------------------------------
@@ -449,7 +431,7 @@ class AllReduceOp(IRDLOperation):
 
     result = result_def()
 
-    traits = traits_def(_IsolatedFromAbove())
+    traits = traits_def(IsolatedFromAboveWithMLIRMessage())
 
     custom_directives = (AllReduceOperationKeyword,)
     assembly_format = (
