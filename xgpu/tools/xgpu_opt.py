@@ -18,6 +18,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO
 
@@ -54,6 +55,33 @@ class _LocatedParseError(DiagnosticException):
         self.diag = diag
 
 
+# Messages that MLIR's generic parser reports (not prefixed) although xDSL
+# raises them from an op's own parse code.
+_GENERIC_PARSER_MESSAGES = frozenset(
+    {"expected ','", "integer constant out of range for attribute"}
+)
+_OWNED = "_xgpu_owned"
+_DEFAULT_DIALECT = "_xgpu_default_dialect"
+_OP_NAME = re.compile(r"[A-Za-z_][\w$.]*")
+
+
+@contextmanager
+def _generic_parse():
+    """Mark the parse errors raised inside as not the custom op's own."""
+    try:
+        yield
+    except ParseError as err:
+        setattr(err, _OWNED, True)
+        raise
+
+
+def _lower_first(message: str) -> str:
+    """xDSL capitalizes some messages (`Expected ':'`); MLIR does not."""
+    if message.startswith("Expected "):
+        return "e" + message[1:]
+    return message
+
+
 class LocatingParser(Parser):
     """A parser that records where each op was written (its name token), as a
     `loc("file":line:col)` location on the op, like MLIR's parser does."""
@@ -86,9 +114,39 @@ class LocatingParser(Parser):
         self._name_positions.append((self._current_token.span.start, len(results)))
         return results
 
+    # MLIR prefixes the errors that a custom op's own parser reports with
+    # `custom op 'NAME' `, but not those of the attributes, types and regions
+    # it parses through the generic parser. Errors raised inside these entry
+    # points are marked so that the op does not prefix them.
+    def parse_optional_type(self):
+        with _generic_parse():
+            return super().parse_optional_type()
+
+    def parse_type(self):
+        with _generic_parse():
+            return super().parse_type()
+
+    def parse_optional_attribute(self):
+        with _generic_parse():
+            return super().parse_optional_attribute()
+
+    def parse_attribute(self):
+        with _generic_parse():
+            return super().parse_attribute()
+
+    def parse_optional_region(self, *args, **kwargs):
+        with _generic_parse():
+            return super().parse_optional_region(*args, **kwargs)
+
     def parse_operation(self) -> Operation:
         depth = len(self._name_positions)
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except ParseError as err:
+            if len(self._name_positions) > depth:
+                self._attribute_error_to_op(err, self._name_positions[depth][0])
+            del self._name_positions[depth:]
+            raise
         if len(self._name_positions) > depth:
             pos, bound = self._name_positions[depth]
             del self._name_positions[depth:]
@@ -102,6 +160,27 @@ class LocatingParser(Parser):
                     self._file, line + self._line_offset, col
                 )
         return op
+
+    def _attribute_error_to_op(self, err: ParseError, name_pos: int) -> None:
+        """Prefix an error that the custom op at `name_pos` reported itself."""
+        if getattr(err, _OWNED, False):
+            return
+        setattr(err, _OWNED, True)
+        text = self.lexer.input.content
+        name = _OP_NAME.match(text, name_pos)
+        if name is None or err.span.start < name.end():
+            return  # a generic op, or an error at the op name (unknown op, ...)
+        if _UNREGISTERED.fullmatch(err.msg):
+            if "." not in name.group(0) and self._parser_state.dialect_stack:
+                setattr(err, _DEFAULT_DIALECT, self._parser_state.dialect_stack[-1])
+            return
+        if (
+            mlir_parse_message(err.msg, "") != err.msg
+            or err.msg.startswith("custom op '")
+            or _lower_first(err.msg) in _GENERIC_PARSER_MESSAGES
+        ):
+            return  # messages that MLIR words without the prefix, or already has it
+        err.msg = f"custom op '{name.group(0)}' {_lower_first(err.msg)}"
 
     def diagnostic_here(self, message: str) -> Diagnostic:
         """A diagnostic at the parser's current position."""
@@ -152,6 +231,7 @@ _XDSL_PARSE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str],
 ]
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+_UNKNOWN_ATTR = re.compile(r"'(\S+)' is not registered")
 
 
 def unregistered_op_message(name: str, generic: bool, dialect_known: bool) -> str:
@@ -199,6 +279,21 @@ def parse_error_diagnostic(
         if not generic and (at := before.rfind(name)) >= 0:
             line, col = LineIndex(span.input.content).line_col(at)
         message = unregistered_op_message(name, generic, known)
+        if not generic and "." not in name and (default := getattr(err, _DEFAULT_DIALECT, None)):
+            message += f" (tried '{default}.{name}' as well)"
+    elif (m := _UNKNOWN_ATTR.fullmatch(err.msg)) is not None and ctx is not None:
+        dialect, _, short = m[1].partition(".")
+        before = span.input.content[: span.start]
+        # `#gpu.name`, `!gpu.name` or the opaque `#gpu<name ...>`, `!gpu<name ...>`
+        at = max(before.rfind(f"{sigil}{dialect}{sep}{short}") for sigil in "#!" for sep in ".<")
+        message = err.msg
+        if at >= 0 and dialect in ctx.registered_dialect_names:
+            # mlir-opt points at the name after the dialect prefix.
+            line, col = LineIndex(span.input.content).line_col(at + len(dialect) + 2)
+            if before[at] == "#":
+                message = f"unknown attribute `{short}` in dialect `{dialect}`"
+            else:
+                message = f"unknown {dialect} type: {short}"
     else:
         message = mlir_parse_message(err.msg, token)
     return Diagnostic("error", message, Location(span.input.name, line + line_offset, col))
@@ -336,7 +431,7 @@ class XGpuOptMain(xDSLOptMain):
 
     def _run(self) -> int:
         name = self.get_input_name()
-        if self.args.input_file is None:
+        if self.args.input_file in (None, "-"):
             data = sys.stdin.buffer.read()
             name = "<stdin>"
         else:

@@ -67,7 +67,7 @@ from xgpu.dialects.gpu.attributes import (
     ShuffleMode,
     ShuffleModeAttr,
 )
-from xgpu.dialects.gpu.utils import IsolatedFromAboveWithMLIRMessage
+from xgpu.dialects.gpu.utils import IsolatedFromAboveWithMLIRMessage, parse_enum_keyword
 
 # ---------------------------------------------------------------------------
 # Type checks with MLIR's messages
@@ -176,17 +176,8 @@ class _EnumKeyword(CustomDirective):
     value: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        enum_type = self.attr_type.enum_type
-        allowed = ", ".join(e.value for e in enum_type)
-        pos = parser.pos
-        word = parser.parse_optional_identifier()
-        if word is None or word not in {e.value for e in enum_type}:
-            parser.raise_error(
-                f"expected {self.cpp_enum} to be one of: {allowed}",
-                pos,
-                max(parser.pos, pos + 1),
-            )
-        self.value.set(state, self.attr_type(enum_type(word)))
+        value = parse_enum_keyword(parser, self.attr_type.enum_type, self.cpp_enum)
+        self.value.set(state, self.attr_type(value))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         _print_enum_keyword(printer, state, self.value.get(op))

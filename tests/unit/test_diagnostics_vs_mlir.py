@@ -1,0 +1,68 @@
+"""Differential test of diagnostics: for every chunk of every invalid-IR test
+file, xgpu-opt's first error has the line and the message (SSA names aside)
+that mlir-opt 22 gives. Columns may differ inside attributes, where xDSL's
+attribute parsers stop at another token."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from xgpu.tools.mlir_diff import _normalize_names
+from xgpu.tools.oracle import find_mlir_opt
+from xgpu.tools.xgpu_opt import XGpuOptMain, split_chunks
+
+MLIR_OPT = find_mlir_opt()
+pytestmark = pytest.mark.skipif(
+    MLIR_OPT is None and os.environ.get("XGPU_REQUIRE_MLIR") != "1",
+    reason="mlir-opt (22) not found",
+)
+
+FILECHECK = Path(__file__).parents[1] / "filecheck"
+_ERROR = re.compile(r"^[^:]*:(\d+):\d+: error: (.*)$")
+
+
+def _chunks() -> list[tuple[str, int, str, bool]]:
+    cases = []
+    for path in sorted(FILECHECK.rglob("*invalid*.mlir")):
+        text = path.read_text()
+        unregistered = "--allow-unregistered-dialect" in text
+        for i, (chunk, _) in enumerate(split_chunks(text, True)):
+            if chunk.strip():
+                cases.append((str(path.relative_to(FILECHECK)), i, chunk, unregistered))
+    return cases
+
+
+CASES = _chunks()
+
+
+def _first_error(stderr: str) -> tuple[str, str] | None:
+    for line in stderr.splitlines():
+        if (m := _ERROR.match(line)) is not None:
+            return m.group(1), _normalize_names(m.group(2))
+    return None
+
+
+@pytest.fixture(scope="module")
+def driver() -> XGpuOptMain:
+    return XGpuOptMain(args=[])
+
+
+@pytest.mark.parametrize(("name", "index", "chunk", "unregistered"), CASES,
+                         ids=[f"{c[0]}#{c[1]}" for c in CASES])
+def test_first_error_matches_mlir_opt(driver, name, index, chunk, unregistered):
+    flags = ["--allow-unregistered-dialect"] if unregistered else []
+    ref = subprocess.run([MLIR_OPT, *flags, "-"], input=chunk, capture_output=True, text=True)
+    expected = _first_error(ref.stderr)
+    assert expected is not None, f"mlir-opt accepts chunk {index} of {name}"
+    driver.ctx.allow_unregistered = unregistered
+    result = driver.process_chunk(chunk, "<stdin>", 0)
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert errors, f"xgpu accepts chunk {index} of {name}; mlir-opt says {expected}"
+    first = errors[0]
+    actual = (str(first.location.line) if first.location else "?", _normalize_names(first.message))
+    assert actual == expected
