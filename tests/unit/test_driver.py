@@ -128,3 +128,13 @@ def test_chunk_with_only_comments_is_an_empty_module(xgpu_opt):
     res = xgpu_opt(WAITS + "// -----\n// nothing but a comment\n", "--split-input-file")
     assert res.rc == 0, res.err
     assert res.out.split("// -----\n")[1].strip() == "builtin.module {\n}"
+
+
+def test_verify_diagnostics_unknown_location():
+    from xgpu.diagnostics import Diagnostic
+    from xgpu.tools.verify_diagnostics import check, parse_expectations
+
+    exps = parse_expectations("// expected-error @unknown {{pass failed}}\n", "f.mlir", 0)
+    assert check(exps, [Diagnostic("error", "the pass failed here", None)]) == []
+    exps = parse_expectations("// expected-error @unknown {{pass failed}}\n", "f.mlir", 0)
+    assert check(exps, []) == ['f.mlir:1:4: error: expected error "pass failed" was not produced']

@@ -6,6 +6,7 @@ Annotations in the input say which diagnostics a chunk must produce:
     // expected-warning {{...}}            (on the line of the annotation)
     // expected-note @-2 {{...}}
     // expected-remark @above {{...}}      (@below too)
+    // expected-error @unknown {{...}}     (a diagnostic without location)
     // expected-error-re {{cluster size {{[0-9]+}} is not}}
 
 Each produced diagnostic must match an expectation of the same severity on
@@ -23,7 +24,7 @@ from xgpu.diagnostics import Diagnostic, Location
 
 _ANNOTATION = re.compile(
     r"expected-(error|warning|note|remark)(-re)?"
-    r"\s*(?:@\s*([+-]\d+|above|below))?"
+    r"\s*(?:@\s*([+-]\d+|above|below|unknown))?"
     r"\s*(?:(\d+)\s*)?\{\{(.*?)\}\}\s*$"
 )
 
@@ -33,7 +34,8 @@ class Expectation:
     severity: str
     text: str
     is_regex: bool
-    line: int
+    line: int | None
+    """The line the diagnostic must be at; None for `@unknown`."""
     annotation: Location
     count: int = 1
     matched: int = 0
@@ -66,8 +68,10 @@ def parse_expectations(text: str, file: str, line_offset: int) -> list[Expectati
         if m is None:
             continue
         severity, regex, where, count, body = m.groups()
-        target = i
-        if where == "above":
+        target: int | None = i
+        if where == "unknown":
+            target = None
+        elif where == "above":
             target = i - 1
             while target > 0 and is_annotation[target]:
                 target -= 1
@@ -82,7 +86,7 @@ def parse_expectations(text: str, file: str, line_offset: int) -> list[Expectati
                 severity,
                 body,
                 regex is not None,
-                target + 1 + line_offset,
+                None if target is None else target + 1 + line_offset,
                 Location(file, i + 1 + line_offset, m.start() + 1),
                 int(count) if count else 1,
             )
@@ -99,17 +103,17 @@ def check(expectations: list[Expectation], diagnostics: list[Diagnostic]) -> lis
         flat.append(d)
         flat.extend(d.notes)
     for d in flat:
+        line = None if d.location is None else d.location.line
         found = None
-        if d.location is not None:
-            for exp in expectations:
-                if (
-                    exp.matched < exp.count
-                    and exp.severity == d.severity
-                    and exp.line == d.location.line
-                    and exp.matches(d.message)
-                ):
-                    found = exp
-                    break
+        for exp in expectations:
+            if (
+                exp.matched < exp.count
+                and exp.severity == d.severity
+                and exp.line == line
+                and exp.matches(d.message)
+            ):
+                found = exp
+                break
         if found is not None:
             found.matched += 1
         else:
