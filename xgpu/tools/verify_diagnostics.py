@@ -94,10 +94,10 @@ def parse_expectations(text: str, file: str, line_offset: int) -> list[Expectati
     return result
 
 
-def check(expectations: list[Expectation], diagnostics: list[Diagnostic]) -> list[str]:
+def check(expectations: list[Expectation], diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """Match diagnostics (and their notes) against expectations; return the
-    mismatches, formatted as mlir-opt's verifier formats them."""
-    problems: list[str] = []
+    mismatches as errors, worded as mlir-opt's verifier words them."""
+    problems: list[Diagnostic] = []
     flat: list[Diagnostic] = []
     for d in diagnostics:
         flat.append(d)
@@ -117,11 +117,14 @@ def check(expectations: list[Expectation], diagnostics: list[Diagnostic]) -> lis
         if found is not None:
             found.matched += 1
         else:
-            where = f"{d.location}: " if d.location else ""
-            problems.append(f"{where}error: unexpected {d.severity}: {d.message}")
+            problems.append(Diagnostic("error", f"unexpected {d.severity}: {d.message}", d.location))
     for exp in expectations:
         if exp.matched < exp.count:
             problems.append(
-                f'{exp.annotation}: error: expected {exp.severity} "{exp.text}" was not produced'
+                Diagnostic(
+                    "error",
+                    f'expected {exp.severity} "{exp.text}" was not produced',
+                    exp.annotation,
+                )
             )
     return problems

@@ -464,7 +464,7 @@ class XGpuOptMain(xDSLOptMain):
                     expectations = parse_expectations(chunk, name, line_offset)
                     problems = check(expectations, result.diagnostics)
                     for problem in problems:
-                        print(problem, file=sys.stderr)
+                        print(format_diagnostic(problem, sources), file=sys.stderr)
                     failed |= bool(problems)
                 else:
                     for diag in result.diagnostics:
