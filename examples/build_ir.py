@@ -27,7 +27,7 @@ from xgpu.dialects.gpu.host import AllocOp, MemcpyOp, WaitOp
 from xgpu.dialects.gpu.kernel import ThreadIdOp
 from xgpu.dialects.gpu.launch_func import LaunchFuncOp
 from xgpu.dialects.gpu.module import GPUModuleOp
-from xgpu.ir.printer import MLIRPrinter
+from xgpu.ir.printer import print_mlir
 from xgpu.ir.verifier import verify_ir
 
 
@@ -74,5 +74,4 @@ if __name__ == "__main__":
     module = build()
     diag = verify_ir(module)
     assert diag is None, diag
-    MLIRPrinter().print_op(module)
-    print()
+    print(print_mlir(module))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from io import StringIO
 from typing import IO
 
 from xdsl.context import Context
@@ -21,7 +22,7 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
@@ -94,3 +95,10 @@ class XGpuMLIRTarget(MLIRTarget):
         printer.print_op(module)
         printer.print_metadata(ctx.loaded_dialects)
         print("\n", file=output)
+
+
+def print_mlir(op: Operation, generic: bool = False) -> str:
+    """`op` as xgpu-opt prints it (custom form, or generic with `generic=True`)."""
+    out = StringIO()
+    MLIRPrinter(stream=out, print_generic_format=generic).print_op(op)
+    return out.getvalue()

@@ -9,7 +9,6 @@ does the latter and returns a `Diagnostic` (or None when the IR is valid).
 from __future__ import annotations
 
 from collections.abc import Callable
-from io import StringIO
 
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Operation
@@ -26,7 +25,7 @@ from xgpu.diagnostics import (
 )
 from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
-from xgpu.ir.printer import MLIRPrinter
+from xgpu.ir.printer import print_mlir
 
 
 def _is_unregistered(op: Operation) -> bool:
@@ -42,12 +41,10 @@ def _may_lack_terminator(op: Operation | None) -> bool:
 
 def generic_text(op: Operation) -> str:
     """The first line of `op` in generic form, as MLIR's diagnostics show it."""
-    out = StringIO()
     try:
-        MLIRPrinter(stream=out, print_generic_format=True).print_op(op)
+        return print_mlir(op, generic=True).split("\n")[0]
     except Exception:
         return f'"{op_name(op)}"(...)'
-    return out.getvalue().split("\n")[0]
 
 
 def _verify_successors(op: Operation) -> None:

@@ -19,9 +19,8 @@ import difflib
 import re
 import subprocess
 import sys
-from io import StringIO
 
-from xgpu.ir.printer import MLIRPrinter
+from xgpu.ir.printer import print_mlir
 from xgpu.ir.verifier import verify_ir
 from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.xgpu_opt import make_context, parse, split_chunks
@@ -52,10 +51,7 @@ def xgpu_print(text: str, generic: bool = False) -> str:
     module = parse(text, "<chunk>", ctx)
     if (diag := verify_ir(module)) is not None:
         raise OracleError(f"xgpu rejects it: {diag.location}: {diag.message}")
-    out = StringIO()
-    MLIRPrinter(stream=out, print_generic_format=generic).print_op(module)
-    out.write("\n")
-    return out.getvalue()
+    return print_mlir(module, generic) + "\n"
 
 
 def _normalize_names(line: str) -> str:
