@@ -32,7 +32,10 @@ def test_parse_verify_print():
 
 
 def test_verify_reports_location_and_message():
-    module = xgpu.parse("func.func @f(%n: index) {\n  %m = gpu.alloc (%n) : memref<4xf32>\n  func.return\n}\n", "a.mlir")
+    module = xgpu.parse(
+        "func.func @f(%n: index) {\n  %m = gpu.alloc (%n) : memref<4xf32>\n  func.return\n}\n",
+        "a.mlir",
+    )
     diag = xgpu.verify(module)
     assert diag is not None
     assert diag.message == "'gpu.alloc' op incorrect number of dynamic sizes, has 1, expected 0"

@@ -65,8 +65,15 @@ def test_every_async_op_shares_the_interface():
 
     async_ops = [op for op in GPU.operations if issubclass(op, AsyncOpInterface)]
     names = {op.name for op in async_ops}
-    assert {"gpu.wait", "gpu.alloc", "gpu.memcpy", "gpu.launch", "gpu.launch_func",
-            "gpu.spmv", "gpu.create_csr"} <= names
+    assert {
+        "gpu.wait",
+        "gpu.alloc",
+        "gpu.memcpy",
+        "gpu.launch",
+        "gpu.launch_func",
+        "gpu.spmv",
+        "gpu.create_csr",
+    } <= names
     for op in GPU.operations:
         definition = op.get_irdl_definition()
         results = [name for name, _ in definition.results]

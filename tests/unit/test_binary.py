@@ -69,15 +69,25 @@ def test_target_defaults_print_bare():
 
 def test_target_builders_print_non_defaults_in_order():
     nvvm = NVVMTargetAttr(
-        opt_level=3, chip="sm_90", features="+ptx80", flags={"ftz": UnitAttr(), "fast": UnitAttr()},
-        link=["a.bc"], verify_target=False,
+        opt_level=3,
+        chip="sm_90",
+        features="+ptx80",
+        flags={"ftz": UnitAttr(), "fast": UnitAttr()},
+        link=["a.bc"],
+        verify_target=False,
     )
     assert text(nvvm) == (
         '#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", flags = {fast, ftz}, '
         'link = ["a.bc"], verifyTarget = false>'
     )
-    assert text(ROCDLTargetAttr(chip="gfx90a", abi="500")) == '#rocdl.target<chip = "gfx90a", abi = "500">'
-    assert text(XeVMTargetAttr(chip="pvc", link_files=[])) == '#xevm.target<chip = "pvc", linkFiles = []>'
+    assert (
+        text(ROCDLTargetAttr(chip="gfx90a", abi="500"))
+        == '#rocdl.target<chip = "gfx90a", abi = "500">'
+    )
+    assert (
+        text(XeVMTargetAttr(chip="pvc", link_files=[]))
+        == '#xevm.target<chip = "pvc", linkFiles = []>'
+    )
 
 
 def test_spirv_target_env_builder():
@@ -109,7 +119,10 @@ def test_is_target_attr():
         ({"opt_level": 4}, "The optimization level must be a number between 0 and 3."),
         ({"triple": ""}, "The target triple cannot be empty."),
         ({"chip": ""}, "The target chip cannot be empty."),
-        ({"link": ArrayAttr([IntegerAttr(1, i32)])}, "All the elements in the `link` array must be strings."),
+        (
+            {"link": ArrayAttr([IntegerAttr(1, i32)])},
+            "All the elements in the `link` array must be strings.",
+        ),
     ],
 )
 def test_nvvm_target_verifier(kwargs: dict[str, object], message: str):
@@ -136,13 +149,19 @@ def test_object_builder_and_formats():
     obj = ObjectAttr(NVVMTargetAttr(), b"\x00\xff")
     assert text(obj) == '#gpu.object<#nvvm.target, "\\00\\FF">'
     assert obj.compilation_target is CompilationTarget.FATBIN
-    kernels = [KernelMetadataAttr("b", FunctionType.from_lists([], [])), KernelMetadataAttr("a", i32)]
+    kernels = [
+        KernelMetadataAttr("b", FunctionType.from_lists([], [])),
+        KernelMetadataAttr("a", i32),
+    ]
     obj = ObjectAttr(
-        ROCDLTargetAttr(), "isa", CompilationTarget.ASSEMBLY, properties={"O": IntegerAttr(3, i32)},
+        ROCDLTargetAttr(),
+        "isa",
+        CompilationTarget.ASSEMBLY,
+        properties={"O": IntegerAttr(3, i32)},
         kernels=kernels,
     )
     assert text(obj) == (
-        '#gpu.object<#rocdl.target, properties = {O = 3 : i32}, kernels = '
+        "#gpu.object<#rocdl.target, properties = {O = 3 : i32}, kernels = "
         '<[#gpu.kernel_metadata<"a", i32>, #gpu.kernel_metadata<"b", () -> ()>]>, assembly = "isa">'
     )
 
@@ -164,19 +183,31 @@ def test_kernel_table_sorted_and_unique():
 
 def test_kernel_metadata():
     fn = FunctionType.from_lists([i32], [])
-    meta = KernelMetadataAttr("k", fn, [{"b": UnitAttr(), "a": UnitAttr()}], {"regs": IntegerAttr(8, i32)})
-    assert text(meta) == '#gpu.kernel_metadata<"k", (i32) -> (), arg_attrs = [{a, b}], metadata = {regs = 8 : i32}>'
-    with pytest.raises(VerifyException, match="all attributes in the array must be a dictionary attribute"):
+    meta = KernelMetadataAttr(
+        "k", fn, [{"b": UnitAttr(), "a": UnitAttr()}], {"regs": IntegerAttr(8, i32)}
+    )
+    assert (
+        text(meta)
+        == '#gpu.kernel_metadata<"k", (i32) -> (), arg_attrs = [{a, b}], metadata = {regs = 8 : i32}>'
+    )
+    with pytest.raises(
+        VerifyException, match="all attributes in the array must be a dictionary attribute"
+    ):
         KernelMetadataAttr("k", fn, ArrayAttr([StringAttr("x")]))
 
 
 def test_select_object():
     assert text(SelectObjectAttr()) == "#gpu.select_object"
     assert text(SelectObjectAttr(1)) == "#gpu.select_object<1 : i64>"
-    assert text(SelectObjectAttr(NVVMTargetAttr(chip="sm_90"))) == '#gpu.select_object<#nvvm.target<chip = "sm_90">>'
+    assert (
+        text(SelectObjectAttr(NVVMTargetAttr(chip="sm_90")))
+        == '#gpu.select_object<#nvvm.target<chip = "sm_90">>'
+    )
     with pytest.raises(VerifyException, match="the object index must be positive"):
         SelectObjectAttr(-1)
-    with pytest.raises(VerifyException, match="the target attribute must be a GPU Target attribute"):
+    with pytest.raises(
+        VerifyException, match="the target attribute must be a GPU Target attribute"
+    ):
         SelectObjectAttr(StringAttr("nvvm"))
 
 
@@ -194,7 +225,10 @@ def test_binary_builder_prints_like_mlir():
     module = module_of(default, indexed)
     module.verify()
     assert text(default) == 'gpu.binary @b  [#gpu.object<#nvvm.target, "blob">]'
-    assert text(indexed) == 'gpu.binary @c <#gpu.select_object<0 : i64>> {tag} [#gpu.object<#nvvm.target, "blob">]'
+    assert (
+        text(indexed)
+        == 'gpu.binary @c <#gpu.select_object<0 : i64>> {tag} [#gpu.object<#nvvm.target, "blob">]'
+    )
     assert default.offloading_handler == SelectObjectAttr()
 
 
@@ -211,9 +245,18 @@ def test_binary_generic_form():
 @pytest.mark.parametrize(
     ("op", "message"),
     [
-        (BinaryOp("b", []), "attribute 'objects' failed to satisfy constraint: an array of GPU object attributes with at least 1 elements"),
-        (BinaryOp("b", ArrayAttr([StringAttr("x")])), "an array of GPU object attributes with at least 1 elements"),
-        (BinaryOp("b", [ObjectAttr(NVVMTargetAttr(), "x")], NVVMTargetAttr()), "attribute 'offloadingHandler' failed to satisfy constraint: any attribute with the `OffloadingTranslationAttrTrait` trait."),
+        (
+            BinaryOp("b", []),
+            "attribute 'objects' failed to satisfy constraint: an array of GPU object attributes with at least 1 elements",
+        ),
+        (
+            BinaryOp("b", ArrayAttr([StringAttr("x")])),
+            "an array of GPU object attributes with at least 1 elements",
+        ),
+        (
+            BinaryOp("b", [ObjectAttr(NVVMTargetAttr(), "x")], NVVMTargetAttr()),
+            "attribute 'offloadingHandler' failed to satisfy constraint: any attribute with the `OffloadingTranslationAttrTrait` trait.",
+        ),
     ],
 )
 def test_binary_verifier(op: BinaryOp, message: str):
@@ -231,7 +274,7 @@ def test_binary_needs_symbol_table_parent():
 
 def test_parse_roundtrip_and_errors():
     src = (
-        'gpu.binary @b <#gpu.select_object<#rocdl.target>> {x} [#gpu.object<#rocdl.target, '
+        "gpu.binary @b <#gpu.select_object<#rocdl.target>> {x} [#gpu.object<#rocdl.target, "
         'properties = {b, a}, kernels = #gpu.kernel_table<[#gpu.kernel_metadata<"k", () -> ()>]>, offload = "\\00">]'
     )
     assert roundtrip(src) == (
@@ -239,9 +282,18 @@ def test_parse_roundtrip_and_errors():
         'properties = {a, b}, kernels = <[#gpu.kernel_metadata<"k", () -> ()>]>, offload = "\\00">]\n}'
     )
     for bad, message in [
-        ('gpu.binary @b [#gpu.object<#nvvm.target, cubin = "x">]', "expected keyword for GPU object format"),
-        ('gpu.binary @b [#gpu.object<#nvvm.target<foo = 1>, "x">]', "duplicate or unknown struct parameter name: foo"),
-        ('gpu.binary @b <#gpu.select_object<-2>> [#gpu.object<#nvvm.target, "x">]', "the object index must be positive"),
+        (
+            'gpu.binary @b [#gpu.object<#nvvm.target, cubin = "x">]',
+            "expected keyword for GPU object format",
+        ),
+        (
+            'gpu.binary @b [#gpu.object<#nvvm.target<foo = 1>, "x">]',
+            "duplicate or unknown struct parameter name: foo",
+        ),
+        (
+            'gpu.binary @b <#gpu.select_object<-2>> [#gpu.object<#nvvm.target, "x">]',
+            "the object index must be positive",
+        ),
     ]:
         with pytest.raises(ParseError, match=message):
             parse(bad)
@@ -249,6 +301,13 @@ def test_parse_roundtrip_and_errors():
 
 def test_registered_in_driver_context():
     ctx = make_context()
-    for name in ("nvvm.target", "rocdl.target", "xevm.target", "spirv.target_env", "spirv.vce", "spirv.resource_limits"):
+    for name in (
+        "nvvm.target",
+        "rocdl.target",
+        "xevm.target",
+        "spirv.target_env",
+        "spirv.vce",
+        "spirv.resource_limits",
+    ):
         assert ctx.get_optional_attr(name) is not None, name
     assert isinstance(DictionaryAttr({}), Attribute)

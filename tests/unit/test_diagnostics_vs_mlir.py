@@ -52,8 +52,9 @@ def driver() -> XGpuOptMain:
     return XGpuOptMain(args=[])
 
 
-@pytest.mark.parametrize(("name", "index", "chunk", "unregistered"), CASES,
-                         ids=[f"{c[0]}#{c[1]}" for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "index", "chunk", "unregistered"), CASES, ids=[f"{c[0]}#{c[1]}" for c in CASES]
+)
 def test_first_error_matches_mlir_opt(driver, name, index, chunk, unregistered):
     flags = ["--allow-unregistered-dialect"] if unregistered else []
     ref = subprocess.run([MLIR_OPT, *flags, "-"], input=chunk, capture_output=True, text=True)

@@ -36,7 +36,9 @@ def test_unnamed_async_op_is_rejected_like_mlir(xgpu_opt):
 
 
 def test_verifier_error_points_at_the_failing_op(xgpu_opt):
-    res = xgpu_opt("func.func @f() -> i32 {\n  %c = arith.constant 0 : i64\n  func.return %c : i64\n}\n")
+    res = xgpu_opt(
+        "func.func @f() -> i32 {\n  %c = arith.constant 0 : i64\n  func.return %c : i64\n}\n"
+    )
     assert res.rc == 1
     first = res.err.splitlines()[0]
     assert first.startswith("input.mlir:3:3: error: 'func.return' op ")
@@ -106,7 +108,15 @@ def test_verify_diagnostics_per_chunk(xgpu_opt):
 
 
 def test_garbage_never_gives_a_traceback(xgpu_opt):
-    for text in ["}}}", "%", "gpu.wait [", '"gpu.wait"(', "\x00\xff", "%0 = ", "module { gpu.module"]:
+    for text in [
+        "}}}",
+        "%",
+        "gpu.wait [",
+        '"gpu.wait"(',
+        "\x00\xff",
+        "%0 = ",
+        "module { gpu.module",
+    ]:
         res = xgpu_opt(text)
         assert res.rc == 1, text
         assert "Traceback" not in res.err
@@ -140,3 +150,22 @@ def test_verify_diagnostics_unknown_location():
     (problem,) = check(exps, [])
     assert problem.message == 'expected error "pass failed" was not produced'
     assert (problem.location.line, problem.location.col) == (1, 4)
+
+
+def test_generic_test_dialect_ops_need_no_flag(xgpu_opt):
+    # mlir-opt 22 registers MLIR's `test` dialect, which allows unknown ops.
+    res = xgpu_opt('func.func @f() {\n  %0 = "test.anything"() : () -> i32\n  func.return\n}\n')
+    assert res.rc == 0, res.err
+    assert '"test.anything"() : () -> i32' in res.out
+
+
+def test_custom_form_unknown_test_op_is_still_rejected(xgpu_opt):
+    res = xgpu_opt("func.func @f() {\n  test.anything\n  func.return\n}\n")
+    assert res.rc == 1
+    assert res.err.startswith("input.mlir:2:3: error: custom op 'test.anything' is unknown")
+
+
+def test_generic_alloc_without_segment_sizes_gets_zeros(xgpu_opt):
+    res = xgpu_opt('%m = "gpu.alloc"() : () -> memref<4xf32>\n')
+    assert res.rc == 0, res.err
+    assert "gpu.alloc  () : memref<4xf32>" in res.out

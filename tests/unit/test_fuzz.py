@@ -42,8 +42,19 @@ _TOKEN = re.compile(r"%[A-Za-z0-9_]+")
 
 def _mutate(data: st.DataObject, text: str) -> str:
     lines = text.splitlines()
-    kind = data.draw(st.sampled_from(["drop_token", "dup_token", "swap_type", "delete_line",
-                                      "truncate_line", "truncate_file", "swap_lines"]))
+    kind = data.draw(
+        st.sampled_from(
+            [
+                "drop_token",
+                "dup_token",
+                "swap_type",
+                "delete_line",
+                "truncate_line",
+                "truncate_file",
+                "swap_lines",
+            ]
+        )
+    )
     if not lines:
         return text
     i = data.draw(st.integers(0, len(lines) - 1))
@@ -53,7 +64,7 @@ def _mutate(data: st.DataObject, text: str) -> str:
         if toks:
             m = toks[data.draw(st.integers(0, len(toks) - 1))]
             rep = "" if kind == "drop_token" else f"{m.group(0)}, {m.group(0)}"
-            lines[i] = line[: m.start()] + rep + line[m.end():]
+            lines[i] = line[: m.start()] + rep + line[m.end() :]
     elif kind == "swap_type":
         found = [t for t in TYPES if t in line]
         if found:
@@ -77,7 +88,11 @@ def driver() -> XGpuOptMain:
 
 
 @pytest.mark.skipif(not CORPUS, reason="no corpus")
-@settings(max_examples=int(os.environ.get("XGPU_FUZZ_EXAMPLES", "1000")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(os.environ.get("XGPU_FUZZ_EXAMPLES", "1000")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(st.data())
 def test_mutated_programs_never_crash(driver: XGpuOptMain, data: st.DataObject):
     text = data.draw(st.sampled_from(CORPUS))

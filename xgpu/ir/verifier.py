@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.dialects.builtin import DenseArrayBase, UnregisteredOp, i32
 from xdsl.ir import Operation
+from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, VariadicDef
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -80,6 +81,82 @@ def _checked(op: Operation, check: Callable[[], None]) -> None:
         ) from None
 
 
+def _count_error(what: str, required: int, variadic: bool, found: int) -> str | None:
+    """The words of MLIR's region/result/operand count traits (`ZeroRegions`,
+    `OneResult`, `NOperands<3>`, `AtLeastNOperands<6>`, ...), or None if `found`
+    satisfies them."""
+    if variadic:
+        if found >= required:
+            return None
+        message = f"expected {required} or more {what}s"
+    else:
+        if found == required:
+            return None
+        if required == 0:
+            return f"requires zero {what}s"
+        if required == 1:
+            return {
+                "region": "requires one region",
+                "result": "requires one result",
+                "operand": "requires a single operand",
+            }[what]
+        message = f"expected {required} {what}s"
+    # Only the operand traits say what they found.
+    return f"{message}, but found {found}" if what == "operand" else message
+
+
+_SEGMENTS = "operandSegmentSizes"
+
+
+def _verify_ods_structure(op: Operation) -> None:
+    """What MLIR's ODS-generated code checks of a gpu op before its own verifier,
+    in MLIR's order and words (xDSL checks the same in other words, or in another
+    order): the number of regions, results and operands; the operand segment
+    sizes, a missing or malformed `operandSegmentSizes` counting as all zeros (as
+    MLIR reads one given in the attribute dictionary; the parser gives an op
+    without operands and without sizes its zeros); then the required attributes
+    and properties."""
+    if not isinstance(op, IRDLOperation) or not op.name.startswith("gpu."):
+        return
+    op_def = op.get_irdl_definition()
+    for what, defs, found in (
+        ("region", op_def.regions, len(op.regions)),
+        ("result", op_def.results, len(op.results)),
+        ("operand", op_def.operands, len(op.operands)),
+    ):
+        required = sum(1 for _, d in defs if not isinstance(d, VariadicDef))
+        variadic = any(isinstance(d, VariadicDef) for _, d in defs)
+        if (message := _count_error(what, required, variadic, found)) is not None:
+            raise VerifyException(message)
+
+    if any(isinstance(o, AttrSizedOperandSegments) for o in op_def.options):
+        container = op.properties if _SEGMENTS in op.properties else op.attributes
+        attr = container.get(_SEGMENTS)
+        sizes = [0] * len(op_def.operands)
+        well_formed = (
+            isinstance(attr, DenseArrayBase)
+            and attr.elt_type == i32
+            and len(attr) == len(op_def.operands)
+        )
+        if well_formed:
+            assert isinstance(attr, DenseArrayBase)
+            sizes = [int(v) for v in attr.get_values()]
+            if any(v < 0 for v in sizes):
+                raise VerifyException(f"'{_SEGMENTS}' attribute cannot have negative elements")
+        if sum(sizes) != len(op.operands):
+            raise VerifyException(
+                f"operand count ({len(op.operands)}) does not match with the total size "
+                f"({sum(sizes)}) specified in attribute '{_SEGMENTS}'"
+            )
+
+    for name, prop in op_def.properties.items():
+        if not isinstance(prop, VariadicDef) and name not in op.properties:
+            raise VerifyException(f"requires attribute '{name}'")
+    for name, attr_def in op_def.attributes.items():
+        if not isinstance(attr_def, VariadicDef) and name not in op.attributes:
+            raise VerifyException(f"requires attribute '{name}'")
+
+
 def _verify_own(op: Operation) -> None:
     """The checks of `op` itself: its gpu dialect attributes, its successors, its
     position if it is a terminator, its invariants and custom verifier."""
@@ -87,6 +164,7 @@ def _verify_own(op: Operation) -> None:
         verify_dialect_attributes(op)
     if op.successors:
         _verify_successors(op)
+    _verify_ods_structure(op)
     if (
         not _is_unregistered(op)
         and op.has_trait(IsTerminator)

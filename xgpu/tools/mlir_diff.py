@@ -117,13 +117,21 @@ def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
         if actual != expected:
             problems.append(_diff(what, expected, actual))
 
-    check("custom form (xgpu-opt F | mlir-opt)", ref, lambda: run_mlir_opt(mlir_opt, xgpu_print(chunk)))
+    check(
+        "custom form (xgpu-opt F | mlir-opt)",
+        ref,
+        lambda: run_mlir_opt(mlir_opt, xgpu_print(chunk)),
+    )
     check(
         "generic form (xgpu-opt --print-op-generic F | mlir-opt --mlir-print-op-generic)",
         ref_generic,
         lambda: run_mlir_opt(mlir_opt, xgpu_print(chunk, generic=True), "--mlir-print-op-generic"),
     )
-    check("mlir-opt's custom output through xgpu", ref, lambda: run_mlir_opt(mlir_opt, xgpu_print(ref)))
+    check(
+        "mlir-opt's custom output through xgpu",
+        ref,
+        lambda: run_mlir_opt(mlir_opt, xgpu_print(ref)),
+    )
     check(
         "mlir-opt's generic output through xgpu",
         ref,

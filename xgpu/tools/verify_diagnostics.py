@@ -117,7 +117,9 @@ def check(expectations: list[Expectation], diagnostics: list[Diagnostic]) -> lis
         if found is not None:
             found.matched += 1
         else:
-            problems.append(Diagnostic("error", f"unexpected {d.severity}: {d.message}", d.location))
+            problems.append(
+                Diagnostic("error", f"unexpected {d.severity}: {d.message}", d.location)
+            )
     for exp in expectations:
         if exp.matched < exp.count:
             problems.append(

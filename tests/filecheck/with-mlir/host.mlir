@@ -43,3 +43,13 @@ func.func @host_ops(%u: memref<*xf32>, %w: memref<*xi8, #gpu.address_space<workg
   gpu.set_default_device {foo} %d
   return
 }
+
+// -----
+
+// Generic ops without their operandSegmentSizes: MLIR takes all zeros, which an
+// op without operands satisfies.
+func.func @segments_left_out() {
+  %a = "gpu.alloc"() : () -> memref<4xf32>
+  %b = "gpu.alloc"() <{hostShared}> : () -> memref<8xi32>
+  return
+}

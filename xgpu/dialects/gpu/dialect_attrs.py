@@ -5,8 +5,10 @@
   must be dense i32 arrays of 3 elements, whatever op carries them;
 - a unit `gpu.container_module` may only be attached to `builtin.module`.
 
-(The kernel-symbol checks that MLIR also runs from the container module are
-done by `gpu.launch_func`'s own verifier.)
+On a `builtin.module` with `gpu.container_module`, MLIR also checks there the
+kernel symbols of the `gpu.launch_func` ops of its functions, so before the ops
+nested in the module; `gpu.launch_func`'s own verifier repeats them for a
+launch verified alone.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ def verify_dialect_attribute(op: Operation, name: str, value: Attribute) -> None
                 f"expected '{CONTAINER_MODULE}' attribute to be attached to 'builtin.module'",
                 prefix=False,
             )
+        from xgpu.dialects.gpu.launch_func import verify_container_module_kernels
+
+        verify_container_module_kernels(op)
 
 
 def verify_dialect_attributes(op: Operation) -> None:

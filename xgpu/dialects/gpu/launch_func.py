@@ -375,9 +375,9 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         if present and any(c.type != present[0].type for c in present):
             raise VerifyException("expects types of the cluster dimensions must be the same")
 
-        self._verify_kernel_symbol()
+        self.verify_kernel_symbol()
 
-    def _verify_kernel_symbol(self) -> None:
+    def verify_kernel_symbol(self) -> None:
         """MLIR's `gpu.container_module` check: done only for launches whose
         grandparent is the container module (a launch in a function of it)."""
         parent = self.parent_op()
@@ -422,6 +422,31 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         for i, (operand, expected) in enumerate(zip(self.kernel_operands, inputs)):
             if operand.type != expected:
                 raise VerifyException(f"type of function argument {i} does not match")
+
+
+def verify_container_module_kernels(module: ModuleOp) -> None:
+    """The kernel-symbol checks of the launches in a `gpu.container_module`, which
+    MLIR runs as it verifies the module's attributes, so before any op nested in
+    the module (a launch of a kernel in a plain `module` reports the bad kernel
+    module before the misplaced `gpu.func` in it). Launches without a symbol
+    `kernel`, or too malformed to read, are left to their own verifier."""
+    for op in module.walk():
+        if not isinstance(op, LaunchFuncOp) or not isinstance(
+            op.properties.get("kernel"), SymbolRefAttr
+        ):
+            continue
+        parent = op.parent_op()
+        if parent is None or parent.parent_op() is not module:
+            continue
+        try:
+            op.verify_kernel_symbol()
+        except OpDiagnostic as diag:
+            diag.op = diag.op or op
+            raise
+        except VerifyException as exc:
+            raise OpDiagnostic(str(exc), op=op) from None
+        except Exception:
+            continue
 
 
 OPS: list[type] = [LaunchFuncOp]

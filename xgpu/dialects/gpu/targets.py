@@ -96,9 +96,7 @@ def _parse_value(parser: AttrParser, field: _Field, owner: str) -> Attribute:
             return attr
 
 
-def _parse_struct(
-    parser: AttrParser, fields: Sequence[_Field], owner: str
-) -> dict[str, Attribute]:
+def _parse_struct(parser: AttrParser, fields: Sequence[_Field], owner: str) -> dict[str, Attribute]:
     """`(< (key = value),* >)?`, keys in any order, each at most once."""
     values: dict[str, Attribute] = {}
     if parser.parse_optional_punctuation("<") is None:
@@ -427,13 +425,9 @@ class SPIRVVerCapExtAttr(ParametrizedAttribute):
         if version not in SPIRV_VERSIONS:
             parser.raise_error(f"unknown version: {version}", start)
         parser.parse_punctuation(",")
-        caps = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_identifier
-        )
+        caps = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
         parser.parse_punctuation(",")
-        exts = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_identifier
-        )
+        exts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
         parser.parse_punctuation(">")
         return (
             StringAttr(version),
@@ -453,7 +447,9 @@ class SPIRVVerCapExtAttr(ParametrizedAttribute):
             raise VerifyException(f"unknown version: {self.version.data}")
 
 
-_DEFAULT_WORKGROUP_SIZE = ArrayAttr([IntegerAttr(128, i32), IntegerAttr(128, i32), IntegerAttr(64, i32)])
+_DEFAULT_WORKGROUP_SIZE = ArrayAttr(
+    [IntegerAttr(128, i32), IntegerAttr(128, i32), IntegerAttr(64, i32)]
+)
 
 
 @irdl_attr_definition
@@ -473,14 +469,39 @@ class SPIRVResourceLimitsAttr(_StructAttr):
     cooperative_matrix_properties_nv: ArrayAttr | NoneAttr
 
     FIELDS = (
-        _Field("max_compute_shared_memory_size", "max_compute_shared_memory_size", "int", IntAttr(16384)),
-        _Field("max_compute_workgroup_invocations", "max_compute_workgroup_invocations", "int", IntAttr(128)),
-        _Field("max_compute_workgroup_size", "max_compute_workgroup_size", "array", _DEFAULT_WORKGROUP_SIZE),
+        _Field(
+            "max_compute_shared_memory_size",
+            "max_compute_shared_memory_size",
+            "int",
+            IntAttr(16384),
+        ),
+        _Field(
+            "max_compute_workgroup_invocations",
+            "max_compute_workgroup_invocations",
+            "int",
+            IntAttr(128),
+        ),
+        _Field(
+            "max_compute_workgroup_size",
+            "max_compute_workgroup_size",
+            "array",
+            _DEFAULT_WORKGROUP_SIZE,
+        ),
         _Field("subgroup_size", "subgroup_size", "int", IntAttr(32)),
         _Field("min_subgroup_size", "min_subgroup_size", "opt_int", NoneAttr()),
         _Field("max_subgroup_size", "max_subgroup_size", "opt_int", NoneAttr()),
-        _Field("cooperative_matrix_properties_khr", "cooperative_matrix_properties_khr", "array", NoneAttr()),
-        _Field("cooperative_matrix_properties_nv", "cooperative_matrix_properties_nv", "array", NoneAttr()),
+        _Field(
+            "cooperative_matrix_properties_khr",
+            "cooperative_matrix_properties_khr",
+            "array",
+            NoneAttr(),
+        ),
+        _Field(
+            "cooperative_matrix_properties_nv",
+            "cooperative_matrix_properties_nv",
+            "array",
+            NoneAttr(),
+        ),
     )
 
     def __init__(

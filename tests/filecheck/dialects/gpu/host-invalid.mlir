@@ -117,3 +117,35 @@ func.func @host_unregister_ranked(%a: memref<4xf32>) {
   gpu.host_unregister %a : memref<4xf32>
   return
 }
+
+// -----
+
+func.func @memcpy_one_operand(%m: memref<?xf32>) {
+  // expected-error @+1 {{'gpu.memcpy' op expected 2 or more operands, but found 1}}
+  "gpu.memcpy"(%m) : (memref<?xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @alloc_segments_i64(%n: index) {
+  // expected-error @+1 {{'gpu.alloc' op operand count (1) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  %m = "gpu.alloc"(%n) {operandSegmentSizes = array<i64: 0, 1, 0>} : (index) -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_no_result() {
+  // expected-error @+1 {{'gpu.alloc' op expected 1 or more results}}
+  "gpu.alloc"() <{operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> ()
+  return
+}
+
+// -----
+
+func.func @set_default_device_no_operand() {
+  // expected-error @+1 {{'gpu.set_default_device' op requires a single operand}}
+  "gpu.set_default_device"() : () -> ()
+  return
+}

@@ -119,3 +119,84 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+func.func @thread_id_without_dimension() {
+  // expected-error @+1 {{'gpu.thread_id' op requires attribute 'dimension'}}
+  %0 = "gpu.thread_id"() : () -> index
+  return
+}
+
+// -----
+
+func.func @thread_id_without_result() {
+  // expected-error @+1 {{'gpu.thread_id' op requires one result}}
+  "gpu.thread_id"() <{dimension = #gpu<dim y>}> : () -> ()
+  return
+}
+
+// -----
+
+func.func @barrier_with_operand_and_region(%i: i32) {
+  // Regions are counted first, then results, then operands.
+  // expected-error @+1 {{'gpu.barrier' op requires zero regions}}
+  "gpu.barrier"(%i) ({
+    "test.inside"() : () -> ()
+  }) : (i32) -> ()
+  return
+}
+
+// -----
+
+func.func @lane_id_with_operand(%i: index) {
+  // expected-error @+1 {{'gpu.lane_id' op requires zero operands}}
+  %0 = "gpu.lane_id"(%i) : (index) -> index
+  return
+}
+
+// -----
+
+func.func @shuffle_two_operands(%v: f32, %i: i32) {
+  // expected-error @+1 {{'gpu.shuffle' op expected 3 operands, but found 2}}
+  %0, %1 = "gpu.shuffle"(%v, %i) <{mode = #gpu<shuffle_mode up>}> : (f32, i32) -> (f32, i1)
+  return
+}
+
+// -----
+
+func.func @shuffle_three_results(%v: f32, %i: i32) {
+  // expected-error @+1 {{'gpu.shuffle' op expected 2 results}}
+  %0:3 = "gpu.shuffle"(%v, %i, %i) <{mode = #gpu<shuffle_mode up>}> : (f32, i32, i32) -> (f32, i1, i1)
+  return
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op requires attribute 'function_type'}}
+  "gpu.func"() ({
+    gpu.return
+  }) : () -> ()
+}
+
+// -----
+
+// mlir-opt 22 registers MLIR's test dialect, which allows unknown ops in generic
+// form, so these parse without the flag that allows unregistered dialects.
+func.func @all_reduce_body_without_yield(%x: f32) {
+  // expected-error @+1 {{expected gpu.yield op in region}}
+  %r = gpu.all_reduce %x {
+  ^bb0(%a: f32, %b: f32):
+    "test.stop"() : () -> ()
+  } : (f32) -> (f32)
+  return
+}
+
+// -----
+
+func.func @unknown_test_op_in_custom_form() {
+  // expected-error @+1 {{custom op 'test.not_an_op' is unknown}}
+  test.not_an_op
+  return
+}

@@ -160,3 +160,31 @@ func.func @clusters_without_blocks(%n: index) {
   }
   return
 }
+
+// -----
+
+func.func @five_sizes_generic(%n: index) {
+  // expected-error @+1 {{'gpu.launch' op expected 6 or more operands, but found 5}}
+  "gpu.launch"(%n, %n, %n, %n, %n) ({
+    gpu.terminator
+  }) {operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>} : (index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @no_segment_sizes(%n: index) {
+  // expected-error @+1 {{'gpu.launch' op operand count (6) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  "gpu.launch"(%n, %n, %n, %n, %n, %n) ({
+    gpu.terminator
+  }) : (index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @launch_without_region(%n: index) {
+  // expected-error @+1 {{'gpu.launch' op requires one region}}
+  "gpu.launch"(%n, %n, %n, %n, %n, %n) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>}> : (index, index, index, index, index, index) -> ()
+  return
+}

@@ -205,3 +205,77 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The count of operands is checked before the segment sizes, whose length is wrong here.
+func.func @five_dims(%c: index) {
+  // expected-error @+1 {{'gpu.launch_func' op expected 6 or more operands, but found 5}}
+  "gpu.launch_func"(%c, %c, %c, %c, %c) {kernel = @k::@f, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+// Segment sizes of the wrong length, given in the attribute dictionary, count as
+// all zeros; they are checked before the op's own verifier (the missing
+// gpu.container_module).
+func.func @short_segments(%c: index) {
+  // expected-error @+1 {{'gpu.launch_func' op operand count (6) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  "gpu.launch_func"(%c, %c, %c, %c, %c, %c) {kernel = @k::@f, operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1>} : (index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @no_kernel_symbol(%c: index) {
+    // expected-error @+1 {{'gpu.launch_func' op requires attribute 'kernel'}}
+    "gpu.launch_func"(%c, %c, %c, %c, %c, %c) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>}> : (index, index, index, index, index, index) -> ()
+    return
+  }
+}
+
+// -----
+
+// The container module checks the kernels of its launches before the ops nested
+// in it: the misplaced gpu.func is not the error reported.
+module attributes {gpu.container_module} {
+  module @lib {
+    gpu.func @f() kernel {
+      gpu.return
+    }
+  }
+  func.func @launch_from_plain_module(%c: index) {
+    // expected-error @+1 {{'gpu.launch_func' op kernel module 'lib' is undefined}}
+    gpu.launch_func @lib::@f blocks in (%c, %c, %c) threads in (%c, %c, %c)
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @f(%x: f32) kernel {
+      gpu.return
+    }
+  }
+  func.func @checked_before_nested_ops(%c: index, %x: f32) {
+    // expected-error @+1 {{'gpu.launch_func' op got 0 kernel operands but expected 1}}
+    gpu.launch_func @kernels::@f blocks in (%c, %c, %c) threads in (%c, %c, %c)
+    %bad = "gpu.thread_id"() : () -> index
+    return
+  }
+}
+
+// -----
+
+// The list's own parser reports the bad token, without the custom-op prefix.
+module attributes {gpu.container_module} {
+  func.func @kernel_arg_with_attributes(%c: index) {
+    // expected-error @+1 {{expected ')' in argument list}}
+    gpu.launch_func @m::@k blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%c : index {bar})
+    return
+  }
+}
