@@ -21,4 +21,4 @@ lint:
 	$(PYTHON) -m ruff format --check xgpu tests bench examples
 
 bench:
-	$(PYTHON) bench/run.py
+	$(PYTHON) bench/parse.py
