@@ -30,8 +30,8 @@ from xgpu.ir.printer import print_mlir
 
 
 def _is_unregistered(op: Operation) -> bool:
-    """Unregistered ops may have any trait. xDSL's `test` dialect counts as
-    unregistered: mlir-opt does not register it."""
+    """Unregistered ops may have any trait. `test.*` ops count as unregistered:
+    MLIR's `test` dialect allows unknown ops, and xDSL's registers only a few."""
     return isinstance(op, UnregisteredOp) or op.name.startswith("test.")
 
 
