@@ -169,3 +169,12 @@ def test_generic_alloc_without_segment_sizes_gets_zeros(xgpu_opt):
     res = xgpu_opt('%m = "gpu.alloc"() : () -> memref<4xf32>\n')
     assert res.rc == 0, res.err
     assert "gpu.alloc  () : memref<4xf32>" in res.out
+
+
+def test_deep_nesting_is_a_diagnostic(xgpu_opt):
+    depth = 2000
+    text = "func.func @f(%b: i1) {\n" + "scf.if %b {\n" * depth + "}\n" * depth + "func.return\n}\n"
+    res = xgpu_opt(text)
+    assert res.rc == 1
+    assert "error: regions are nested too deeply" in res.err
+    assert "Traceback" not in res.err

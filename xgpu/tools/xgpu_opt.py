@@ -478,11 +478,12 @@ class XGpuOptMain(xDSLOptMain):
             for chunk, line_offset in chunks:
                 try:
                     result = self.process_chunk(chunk, name, line_offset)
+                except RecursionError:
+                    message = "regions are nested too deeply for xgpu-opt (Python recursion limit)"
+                    result = ChunkResult(None, [Diagnostic("error", message, None)])
                 except Exception as err:  # never a Python traceback
-                    result = ChunkResult(
-                        None,
-                        [Diagnostic("error", f"internal error: {type(err).__name__}: {err}", None)],
-                    )
+                    message = f"internal error: {type(err).__name__}: {err}"
+                    result = ChunkResult(None, [Diagnostic("error", message, None)])
                 if self.args.verify_diagnostics:
                     expectations = parse_expectations(chunk, name, line_offset)
                     problems = check(expectations, result.diagnostics)
