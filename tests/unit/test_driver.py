@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 WAITS = """func.func @f(%a: !gpu.async.token) {
   %0 = gpu.wait async [%a]
   gpu.wait [%0]
@@ -178,3 +180,22 @@ def test_deep_nesting_is_a_diagnostic(xgpu_opt):
     assert res.rc == 1
     assert "error: regions are nested too deeply" in res.err
     assert "Traceback" not in res.err
+
+
+def test_unterminated_string_on_a_long_line_does_not_hang(xgpu_opt):
+    # xDSL's own string regex backtracks exponentially here (minutes for 40 chars).
+    line = '  "gpu.memcpy(%m) : (memref<?xf32>) -> () with a long tail of text'
+
+    def too_slow(signum, frame):
+        raise TimeoutError("the lexer hangs on an unterminated string")
+
+    signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(10)
+    try:
+        res = xgpu_opt(f"func.func @f(%m: memref<?xf32>) {{\n{line}\n  func.return\n}}\n")
+    finally:
+        signal.alarm(0)
+    assert res.rc == 1
+    assert res.err.splitlines()[0] == (
+        f"input.mlir:2:{len(line) + 1}: error: expected '\"' in string literal"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,25 @@ def _corpus() -> list[str]:
 
 CORPUS = _corpus()
 TYPES = ["index", "i32", "i64", "f32", "!gpu.async.token", "memref<?xf32>", "memref<4xf32>", "i1"]
+# Inserted at random places: unbalanced brackets, unterminated strings, stray sigils.
+PUNCTUATION = [
+    '"',
+    "%",
+    "@",
+    "^",
+    "#gpu<",
+    "!gpu.",
+    "[",
+    "]",
+    "(",
+    ")",
+    "{",
+    "}",
+    "<",
+    ">",
+    ",",
+    ":",
+]
 _TOKEN = re.compile(r"%[A-Za-z0-9_]+")
 
 
@@ -52,6 +72,8 @@ def _mutate(data: st.DataObject, text: str) -> str:
                 "truncate_line",
                 "truncate_file",
                 "swap_lines",
+                "insert_token",
+                "delete_span",
             ]
         )
     )
@@ -76,10 +98,20 @@ def _mutate(data: st.DataObject, text: str) -> str:
         lines[i] = line[: data.draw(st.integers(0, len(line)))]
     elif kind == "truncate_file":
         return text[: data.draw(st.integers(0, len(text)))]
+    elif kind == "insert_token":
+        at = data.draw(st.integers(0, len(text)))
+        return text[:at] + data.draw(st.sampled_from(PUNCTUATION)) + text[at:]
+    elif kind == "delete_span":
+        at = data.draw(st.integers(0, len(text)))
+        return text[:at] + text[at + data.draw(st.integers(1, 8)) :]
     elif kind == "swap_lines":
         j = data.draw(st.integers(0, len(lines) - 1))
         lines[i], lines[j] = lines[j], lines[i]
     return "\n".join(lines)
+
+
+def _too_slow(signum, frame):
+    raise TimeoutError("xgpu-opt took more than 20 s on one chunk")
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +131,13 @@ def test_mutated_programs_never_crash(driver: XGpuOptMain, data: st.DataObject):
     for _ in range(data.draw(st.integers(1, 3))):
         text = _mutate(data, text)
     driver.ctx.allow_unregistered = True
-    result = driver.process_chunk(text, "fuzz.mlir", 0)
+    # A hang is a failure too (xDSL's lexer once backtracked exponentially).
+    signal.signal(signal.SIGALRM, _too_slow)
+    signal.alarm(20)
+    try:
+        result = driver.process_chunk(text, "fuzz.mlir", 0)
+    finally:
+        signal.alarm(0)
     for diag in result.diagnostics:
         assert "internal error" not in diag.message, (text, diag.message)
         assert "verifier failed unexpectedly" not in diag.message, (text, diag.message)

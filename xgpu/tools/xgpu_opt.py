@@ -31,7 +31,7 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xgpu import diagnostics
@@ -61,6 +61,14 @@ class _LocatedParseError(DiagnosticException):
 _GENERIC_PARSER_MESSAGES = frozenset(
     {"expected ','", "integer constant out of range for attribute", "expected ')' in argument list"}
 )
+_UNTERMINATED_STRING = "expected '\"' in string literal"
+_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+# xDSL 0.75's string-literal regex nests `+` in `*`: an unterminated string on
+# a long line backtracks exponentially (the parser hangs for minutes on 40
+# characters). This one matches exactly the same strings, in linear time; it
+# replaces xDSL's for every lexer (the first token is lexed in the parser's
+# constructor, before an instance could be fixed).
+MLIRLexer._unescaped_characters_regex = _STRING_LITERAL
 _OWNED = "_xgpu_owned"
 _DEFAULT_DIALECT = "_xgpu_default_dialect"
 _OP_NAME = re.compile(r"[A-Za-z_][\w$.]*")
@@ -239,6 +247,10 @@ _XDSL_PARSE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str],
         lambda m, tok: f"operation defines {m[1]} results but was provided {m[2]} to bind",
     ),
     (
+        re.compile(r"End of file reached before closing string literal\."),
+        lambda m, tok: _UNTERMINATED_STRING,
+    ),
+    (
         re.compile(r"SSA value (%\S+) is already defined"),
         lambda m, tok: f"redefinition of SSA value '{m[1]}'",
     ),
@@ -319,6 +331,11 @@ def parse_error_diagnostic(
                 message = f"unknown {dialect} type: {short}"
     else:
         message = mlir_parse_message(err.msg, token)
+        if message == _UNTERMINATED_STRING:
+            # mlir-opt reports it where the line ends.
+            content = span.input.content
+            end = content.find("\n", span.start)
+            line, col = LineIndex(content).line_col(len(content) if end < 0 else end)
     return Diagnostic("error", message, Location(span.input.name, line + line_offset, col))
 
 
@@ -419,6 +436,11 @@ class XGpuOptMain(xDSLOptMain):
             # An attribute or type that fails its own verifier while being built.
             assert parser is not None
             return ChunkResult(None, [parser.diagnostic_here(str(err))])
+        except (ValueError, TypeError, KeyError, IndexError, AssertionError) as err:
+            # xDSL raises these for some malformed input (e.g. `^0` as a block name).
+            if parser is None:
+                raise
+            return ChunkResult(None, [parser.diagnostic_here(" ".join(map(str, err.args)))])
 
         if not self.args.disable_verify and (diag := verify_ir(module)) is not None:
             self._add_current_op_note(diag)
