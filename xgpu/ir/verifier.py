@@ -27,6 +27,7 @@ from xgpu.diagnostics import (
 from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
 from xgpu.ir.printer import print_mlir
+from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
 
 
 def _is_unregistered(op: Operation) -> bool:
@@ -177,7 +178,7 @@ def _verify_own(op: Operation) -> None:
 
 def _verify_tree(op: Operation) -> None:
     """MLIR's order: the op, then each block of its regions (empty-block check on
-    entry, its ops, the terminator check on exit)."""
+    entry, its ops, the terminator check on exit), then the op's region checks."""
     _checked(op, lambda: _verify_own(op))
     if not op.regions:
         return
@@ -200,6 +201,8 @@ def _verify_tree(op: Operation) -> None:
                         op=last,
                     )
                 )
+    if isinstance(op, RegionVerifier):
+        _checked(op, op.verify_regions_)
 
 
 def _raise_empty_block() -> None:
@@ -210,7 +213,8 @@ def verify_ir(root: Operation) -> Diagnostic | None:
     """Verify `root` and every op nested in it, in MLIR's order, then the
     dominance of every use; return the first failure as a Diagnostic."""
     try:
-        _verify_tree(root)
+        with deferring_region_checks():
+            _verify_tree(root)
         info = DominanceInfo()
         for op in root.walk():
             if op.operands:

@@ -59,6 +59,7 @@ from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface, async_token_types
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage
+from xgpu.ir.region_checks import RegionVerifier
 
 NUM_CONFIG_ARGS = 12
 """Entry-block arguments for block/thread ids and grid/block sizes."""
@@ -87,7 +88,7 @@ def _address_space_name(space: Attribute) -> str | None:
 
 
 @irdl_op_definition
-class LaunchOp(AsyncOpInterface, IRDLOperation):
+class LaunchOp(AsyncOpInterface, RegionVerifier, IRDLOperation):
     """`gpu.launch`: launch the body region as a kernel on a grid of blocks."""
 
     name = "gpu.launch"
@@ -277,7 +278,13 @@ class LaunchOp(AsyncOpInterface, IRDLOperation):
 
         _verify_attributions(self.workgroup_attribution_args, "workgroup")
         _verify_attributions(self.private_attribution_args, "private")
+        self.run_region_checks()
 
+    def verify_regions_(self) -> None:
+        """The body's terminators (after the ops in the body, as MLIR)."""
+        entry = self.body.blocks.first
+        if entry is None:
+            return
         if entry.first_op is None and entry.next_block is None:
             raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)
         for block in self.body.blocks:

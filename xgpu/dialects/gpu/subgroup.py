@@ -68,6 +68,7 @@ from xgpu.dialects.gpu.attributes import (
     ShuffleModeAttr,
 )
 from xgpu.dialects.gpu.utils import IsolatedFromAboveWithMLIRMessage, parse_enum_keyword
+from xgpu.ir.region_checks import RegionVerifier
 
 # ---------------------------------------------------------------------------
 # Type checks with MLIR's messages
@@ -409,7 +410,7 @@ class RotateOp(IRDLOperation):
 
 
 @irdl_op_definition
-class AllReduceOp(IRDLOperation):
+class AllReduceOp(RegionVerifier, IRDLOperation):
     """`gpu.all_reduce`: reduce a value over all work items of a workgroup,
     with a built-in operation (`op`) or a custom two-argument body."""
 
@@ -456,6 +457,11 @@ class AllReduceOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_same_operand_and_result(self.value, self.result, _is_int_or_float, _INT_OR_FLOAT)
+        self.run_region_checks()
+
+    def verify_regions_(self) -> None:
+        """The op or body, and the body's arguments and yields (after the ops in
+        the body, as MLIR's `verifyRegions`)."""
         t = self.value.type
         if any(block.first_op is None for block in self.body.blocks):
             raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)

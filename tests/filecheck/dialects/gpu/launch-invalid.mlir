@@ -188,3 +188,15 @@ func.func @launch_without_region(%n: index) {
   "gpu.launch"(%n, %n, %n, %n, %n, %n) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>}> : (index, index, index, index, index, index) -> ()
   return
 }
+
+// -----
+
+// The body's ops are verified before the launch's own checks of its
+// terminators: a `func.return` is reported for its parent.
+func.func @return_in_launch_body(%n: index) {
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) {
+    // expected-error @+1 {{'func.return' op expects parent op 'func.func'}}
+    func.return
+  }
+  func.return
+}

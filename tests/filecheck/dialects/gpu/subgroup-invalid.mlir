@@ -423,3 +423,15 @@ func.func @warp_lane_type(%l: i32) {
   }) : (i32) -> ()
   return
 }
+
+// -----
+
+// The body's ops are verified before the all_reduce's checks of its body.
+func.func @all_reduce_body_with_return(%v: f32) {
+  %s = gpu.all_reduce %v {
+  ^bb0(%a: f32, %b: f32):
+    // expected-error @+1 {{'func.return' op expects parent op 'func.func'}}
+    func.return
+  } : (f32) -> f32
+  func.return
+}
