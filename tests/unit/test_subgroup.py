@@ -67,8 +67,9 @@ def test_shuffle_and_rotate_builders_print_like_mlir():
     assert shuffle.shuffle_result.type == f32 and shuffle.valid.type.width.data == 1
     assert rotate.offset.value.data == 3 and rotate.width.value.data == 16
     text = str(module)
-    assert "%2, %3 = gpu.shuffle  xor %0, %1, %1 : f32\n" in text
-    assert "%4, %5 = gpu.rotate %0, 3, 16 : f32\n" in text
+    assert "%shuffleResult, %valid = gpu.shuffle  xor %0, %1, %1 : f32\n" in text
+    # MLIR would print the repeated `%valid` as `%valid_0`.
+    assert "%rotateResult, %valid_1 = gpu.rotate %0, 3, 16 : f32\n" in text
     assert Pure() in ShuffleOp.traits and Pure() in RotateOp.traits
 
 

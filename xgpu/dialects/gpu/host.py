@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -54,6 +54,7 @@ from xgpu.dialects.gpu.async_interface import (
     async_token_types,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
+from xgpu.dialects.gpu.utils import MLIRResultNames
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
 
@@ -207,11 +208,12 @@ class WaitOp(AsyncOpInterface, IRDLOperation):
 
 
 @irdl_op_definition
-class AllocOp(AsyncOpInterface, IRDLOperation):
+class AllocOp(MLIRResultNames, AsyncOpInterface, IRDLOperation):
     """`gpu.alloc`: allocate a memref on the device (or, `host_shared`, in memory
     that the host can access too)."""
 
     name = "gpu.alloc"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("memref", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     dynamic_sizes = var_operand_def(IndexType)

@@ -48,6 +48,7 @@ from xgpu.dialects.gpu.attributes import (
     Dimension,
     DimensionAttr,
 )
+from xgpu.dialects.gpu.utils import MLIRResultNames
 
 
 def _upper_bound_attr(upper_bound: int | IntegerAttr | None) -> IntegerAttr | None:
@@ -179,7 +180,7 @@ class MemRefResultType(_ResultTypeOfKind):
     kind_name = "builtin.memref"
 
 
-class GPUIndexOp(IRDLOperation, ABC):
+class GPUIndexOp(MLIRResultNames, IRDLOperation, ABC):
     """Base of the ops that read one x/y/z component of a hardware id or size.
 
     Syntax: `gpu.<op> x (upper_bound N)?`; MLIR prints it with two spaces after
@@ -196,6 +197,13 @@ class GPUIndexOp(IRDLOperation, ABC):
     assembly_format = (
         "custom<DimensionDirective>($dimension) custom<UpperBound>($upper_bound) attr-dict"
     )
+
+    def mlir_result_names(self) -> Sequence[str | None]:
+        """MLIR names the result after the op and its dimension: `%thread_id_x`."""
+        dimension = self.properties.get("dimension")
+        if not isinstance(dimension, DimensionAttr):
+            return ()
+        return [f"{self.name.removeprefix('gpu.')}_{dimension.data.value}"]
 
     def __init__(
         self,

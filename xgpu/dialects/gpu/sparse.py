@@ -55,7 +55,7 @@ from xgpu.dialects.gpu.types import (
     SparseSpGEMMOpHandleType,
     SparseSpMatHandleType,
 )
-from xgpu.dialects.gpu.utils import SortedPropertiesOp, parse_enum_keyword
+from xgpu.dialects.gpu.utils import MLIRResultNames, SortedPropertiesOp, parse_enum_keyword
 
 # ---------------------------------------------------------------------------
 # Enums
@@ -180,10 +180,11 @@ class _SparseOp(AsyncOpInterface, SortedPropertiesOp):
 
 
 @irdl_op_definition
-class CreateDnTensorOp(_SparseOp):
+class CreateDnTensorOp(MLIRResultNames, _SparseOp):
     """`gpu.create_dn_tensor`: a dense-tensor handle over `memref` with sizes `dims`."""
 
     name = "gpu.create_dn_tensor"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("dnTensor", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     memref = operand_def(MemRefType)
@@ -229,10 +230,11 @@ class DestroyDnTensorOp(_SparseOp):
 
 
 @irdl_op_definition
-class CreateCooOp(_SparseOp):
+class CreateCooOp(MLIRResultNames, _SparseOp):
     """`gpu.create_coo`: a sparse-matrix handle in COO (structure-of-arrays) format."""
 
     name = "gpu.create_coo"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("spmat", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     rows = operand_def(IndexType)
@@ -267,10 +269,11 @@ class CreateCooOp(_SparseOp):
 
 
 @irdl_op_definition
-class CreateCooAoSOp(_SparseOp):
+class CreateCooAoSOp(MLIRResultNames, _SparseOp):
     """`gpu.create_coo_aos`: a COO sparse matrix from one array-of-structures index buffer."""
 
     name = "gpu.create_coo_aos"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("spmat", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     rows = operand_def(IndexType)
@@ -303,10 +306,11 @@ class CreateCooAoSOp(_SparseOp):
 
 
 @irdl_op_definition
-class CreateCsrOp(_SparseOp):
+class CreateCsrOp(MLIRResultNames, _SparseOp):
     """`gpu.create_csr`: a sparse-matrix handle in CSR format."""
 
     name = "gpu.create_csr"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("spmat", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     rows = operand_def(IndexType)
@@ -341,10 +345,11 @@ class CreateCsrOp(_SparseOp):
 
 
 @irdl_op_definition
-class CreateCscOp(_SparseOp):
+class CreateCscOp(MLIRResultNames, _SparseOp):
     """`gpu.create_csc`: a sparse-matrix handle in CSC format."""
 
     name = "gpu.create_csc"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("spmat", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     rows = operand_def(IndexType)
@@ -379,10 +384,11 @@ class CreateCscOp(_SparseOp):
 
 
 @irdl_op_definition
-class CreateBsrOp(_SparseOp):
+class CreateBsrOp(MLIRResultNames, _SparseOp):
     """`gpu.create_bsr`: a sparse-matrix handle in block-sparse-row format."""
 
     name = "gpu.create_bsr"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("spmat", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     brows = operand_def(IndexType)
@@ -432,10 +438,11 @@ class CreateBsrOp(_SparseOp):
 
 
 @irdl_op_definition
-class Create2To4SpMatOp(_SparseOp):
+class Create2To4SpMatOp(MLIRResultNames, _SparseOp):
     """`gpu.create_2to4_spmat`: a 2:4-structured sparse matrix from a dense buffer."""
 
     name = "gpu.create_2to4_spmat"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("spMat", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     rows = operand_def(IndexType)
@@ -496,10 +503,11 @@ def _mode_prop(name: str):
 
 
 @irdl_op_definition
-class SpMVBufferSizeOp(_SparseOp):
+class SpMVBufferSizeOp(MLIRResultNames, _SparseOp):
     """`gpu.spmv_buffer_size`: the workspace size that `gpu.spmv` needs."""
 
     name = "gpu.spmv_buffer_size"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("bufferSz", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     mode_a = _mode_prop("modeA")
@@ -570,10 +578,11 @@ class SpMVOp(_SparseOp):
 
 
 @irdl_op_definition
-class SpMMBufferSizeOp(_SparseOp):
+class SpMMBufferSizeOp(MLIRResultNames, _SparseOp):
     """`gpu.spmm_buffer_size`: the workspace sizes that `gpu.spmm` needs."""
 
     name = "gpu.spmm_buffer_size"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("bufferSzs", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     mode_a = _mode_prop("modeA")
@@ -652,10 +661,11 @@ class SpMMOp(_SparseOp):
 
 
 @irdl_op_definition
-class SDDMMBufferSizeOp(_SparseOp):
+class SDDMMBufferSizeOp(MLIRResultNames, _SparseOp):
     """`gpu.sddmm_buffer_size`: the workspace size that `gpu.sddmm` needs."""
 
     name = "gpu.sddmm_buffer_size"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("bufferSz", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     mode_a = _mode_prop("modeA")
@@ -736,10 +746,11 @@ class SDDMMOp(_SparseOp):
 
 
 @irdl_op_definition
-class SpGEMMCreateDescrOp(_SparseOp):
+class SpGEMMCreateDescrOp(MLIRResultNames, _SparseOp):
     """`gpu.spgemm_create_descr`: a descriptor holding SpGEMM state."""
 
     name = "gpu.spgemm_create_descr"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("desc", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     desc = result_def(SparseSpGEMMOpHandleType)
@@ -771,11 +782,12 @@ class SpGEMMDestroyDescrOp(_SparseOp):
 
 
 @irdl_op_definition
-class SpGEMMWorkEstimationOrComputeOp(_SparseOp):
+class SpGEMMWorkEstimationOrComputeOp(MLIRResultNames, _SparseOp):
     """`gpu.spgemm_work_estimation_or_compute`: one of the two SpGEMM phases
-    (`kind`), C' = op(A) * op(B); returns the buffer size the phase needs."""
+    (`kind`), C" = op(A) * op(B); returns the buffer size the phase needs."""
 
     name = "gpu.spgemm_work_estimation_or_compute"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("bufferSzNew", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     desc = operand_def(SparseSpGEMMOpHandleType)
@@ -862,10 +874,11 @@ class SpGEMMCopyOp(_SparseOp):
 
 
 @irdl_op_definition
-class SpMatGetSizeOp(_SparseOp):
+class SpMatGetSizeOp(MLIRResultNames, _SparseOp):
     """`gpu.spmat_get_size`: the rows, columns and non-zeros of a sparse matrix."""
 
     name = "gpu.spmat_get_size"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("rows", "cols", "nnz", "asyncToken")
 
     async_dependencies = var_operand_def(AsyncTokenType)
     spmat = operand_def(SparseSpMatHandleType)

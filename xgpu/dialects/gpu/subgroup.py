@@ -67,7 +67,11 @@ from xgpu.dialects.gpu.attributes import (
     ShuffleMode,
     ShuffleModeAttr,
 )
-from xgpu.dialects.gpu.utils import IsolatedFromAboveWithMLIRMessage, parse_enum_keyword
+from xgpu.dialects.gpu.utils import (
+    IsolatedFromAboveWithMLIRMessage,
+    MLIRResultNames,
+    parse_enum_keyword,
+)
 from xgpu.ir.region_checks import RegionVerifier
 
 # ---------------------------------------------------------------------------
@@ -312,10 +316,11 @@ class YieldOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ShuffleOp(IRDLOperation):
+class ShuffleOp(MLIRResultNames, IRDLOperation):
     """`gpu.shuffle`: exchange a value between the lanes of a subgroup."""
 
     name = "gpu.shuffle"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("shuffleResult", "valid")
 
     value = operand_def()
     offset = operand_def(I32)
@@ -354,10 +359,11 @@ class ShuffleOp(IRDLOperation):
 
 
 @irdl_op_definition
-class RotateOp(IRDLOperation):
+class RotateOp(MLIRResultNames, IRDLOperation):
     """`gpu.rotate`: rotate a value across the first `width` lanes by `offset`."""
 
     name = "gpu.rotate"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("rotateResult", "valid")
 
     value = operand_def()
     offset = prop_def(IntegerAttr[I32])

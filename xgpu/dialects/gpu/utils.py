@@ -4,10 +4,11 @@ keeps properties in MLIR's order."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Sequence
+from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import AttrParser
 from xdsl.traits import HasParent, IsolatedFromAbove, SymbolTable
@@ -51,6 +52,43 @@ class SortedPropertiesOp(IRDLOperation):
         super().__post_init__()
         if len(self.properties) > 1:
             self.properties = dict(sorted(self.properties.items()))
+
+
+class MLIRResultNames(IRDLOperation):
+    """Gives the op's results MLIR's default names (its `getAsmResultNames`:
+    `%memref, %asyncToken = gpu.alloc async ...`) as xDSL name hints when the op is
+    created, unless a result already has a name (a name written in the source is
+    set by the parser afterwards and wins; `%0` sets none).
+
+    `MLIR_RESULT_NAMES` has one name per result definition, in order; every result
+    of a variadic definition gets its name. Ops whose names depend on the op
+    override `mlir_result_names`."""
+
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ()
+
+    def mlir_result_names(self) -> Sequence[str | None]:
+        """One name (or None) per result."""
+        names = self.MLIR_RESULT_NAMES
+        if len(self.results) == len(names):
+            return names
+        # An absent optional or a variadic definition: ask the accessors.
+        by_result: dict[SSAValue, str] = {}
+        try:
+            for (field, _), name in zip(self.get_irdl_definition().results, names, strict=True):
+                value = getattr(self, field)
+                values = value if isinstance(value, Sequence) else (value,)
+                for v in values:
+                    if v is not None:
+                        by_result[v] = name
+        except Exception:  # a malformed op (generic input): leave it unnamed
+            return ()
+        return [by_result.get(r) for r in self.results]
+
+    def __post_init__(self):
+        super().__post_init__()
+        for result, name in zip(self.results, self.mlir_result_names()):
+            if result.name_hint is None and name is not None:
+                result.name_hint = name
 
 
 # --------------------------------------------------------------------------- #
