@@ -199,3 +199,10 @@ def test_unterminated_string_on_a_long_line_does_not_hang(xgpu_opt):
     assert res.err.splitlines()[0] == (
         f"input.mlir:2:{len(line) + 1}: error: expected '\"' in string literal"
     )
+
+
+def test_unprintable_ir_under_disable_verify_prints_generically(xgpu_opt):
+    # Without `dimension` the custom form of gpu.thread_id cannot be printed.
+    res = xgpu_opt('"gpu.thread_id"() : () -> index\n', "--disable-verify")
+    assert res.rc == 0, res.err
+    assert '%0 = "gpu.thread_id"() : () -> index' in res.out

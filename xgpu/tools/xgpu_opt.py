@@ -30,6 +30,7 @@ from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -456,7 +457,21 @@ class XGpuOptMain(xDSLOptMain):
                 engine.diagnostics.append(Diagnostic("error", _first_line(err), None))
             if engine.has_errors:
                 return ChunkResult(None, engine.diagnostics)
-            return ChunkResult(self.output_resulting_program(module), engine.diagnostics)
+            return ChunkResult(self._output(module), engine.diagnostics)
+
+    def _output(self, module: ModuleOp) -> str:
+        """Print the result; IR that the custom syntax cannot show (invalid IR kept
+        with --disable-verify) is printed in generic form, as mlir-opt does."""
+        try:
+            return self.output_resulting_program(module)
+        except Exception:
+            if self.args.print_op_generic or parse_spec(self.args.target).name != "mlir":
+                raise
+            self.args.print_op_generic = True
+            try:
+                return self.output_resulting_program(module)
+            finally:
+                self.args.print_op_generic = False
 
     def _add_current_op_note(self, diag: Diagnostic) -> None:
         """mlir-opt adds `note: see current operation: ...` to an error about an
