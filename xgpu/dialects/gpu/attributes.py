@@ -6,9 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr
+from xdsl.dialects.builtin import AffineMapAttr, MemRefType
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Data, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import (
+    Attribute,
+    BlockArgument,
+    Data,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+)
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -21,6 +27,7 @@ from xdsl.ir.affine import (
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from xgpu.dialects.gpu.utils import parse_enum_keyword
@@ -418,6 +425,18 @@ class LoopDimMapAttr(ParametrizedAttribute):
                 parser.raise_error(f"invalid affine map: {exc}", start)
         _expect(parser, ">")
         return [values[n] for n in names]
+
+
+def verify_attributions(args: Sequence[BlockArgument], space: AddressSpace) -> None:
+    """The rule MLIR applies to the workgroup and private attributions of
+    gpu.func and gpu.launch: each is a memref, and a `#gpu.address_space` memory
+    space must be `space` (numeric or other memory spaces are not checked)."""
+    for arg in args:
+        if not isinstance(arg.type, MemRefType):
+            raise VerifyException("expected memref type in attribution")
+        memory_space = arg.type.memory_space
+        if isinstance(memory_space, AddressSpaceAttr) and memory_space.data != space:
+            raise VerifyException(f"expected memory space {space.value} in attribution")
 
 
 OPS: list[type] = []

@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IntegerAttr,
-    MemRefType,
     StringAttr,
     SymbolNameConstraint,
     UnitAttr,
@@ -60,6 +59,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
 
 from xgpu.diagnostics import OpDiagnostic
+from xgpu.dialects.gpu.attributes import AddressSpace, verify_attributions
 from xgpu.dialects.gpu.module import GPUModuleOp, ODSAttrConstraint
 from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage, IsolatedFromAboveWithMLIRMessage
 
@@ -471,8 +471,8 @@ class GPUFuncOp(IRDLOperation):
                     f"expected body region argument #{i} to be of type "
                     f"'{_type_str(want)}', got '{_type_str(arg.type)}'"
                 )
-        _verify_attributions(self.workgroup_attribution_args, "workgroup")
-        _verify_attributions(self.private_attribution_args, "private")
+        verify_attributions(self.workgroup_attribution_args, AddressSpace.WORKGROUP)
+        verify_attributions(self.private_attribution_args, AddressSpace.PRIVATE)
         # MLIR's structural check of the blocks, which runs after the op's verifier.
         if any(block.first_op is None for block in self.body.blocks):
             raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)
@@ -630,20 +630,6 @@ class GPUFuncOp(IRDLOperation):
 
         printer.print_list(range(len(values)), print_one)
         printer.print_string(")")
-
-
-def _verify_attributions(values: Sequence[BlockArgument], space: str) -> None:
-    """Attributions are memrefs; a `#gpu.address_space` memory space must be `space`."""
-    for value in values:
-        mtype = value.type
-        if not isinstance(mtype, MemRefType):
-            raise VerifyException("expected memref type in attribution")
-        memory_space = mtype.memory_space
-        if memory_space.name != "gpu.address_space":
-            continue
-        current = getattr(memory_space, "data", None)
-        if str(current) != space:
-            raise VerifyException(f"expected memory space {space} in attribution")
 
 
 # --------------------------------------------------------------------------- #

@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     FlatSymbolRefAttrConstr,
     IndexType,
     IntegerAttr,
-    MemRefType,
     StringAttr,
     SymbolRefAttr,
     UnregisteredOp,
@@ -57,6 +56,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface, async_token_types
+from xgpu.dialects.gpu.attributes import AddressSpace, verify_attributions
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage
 from xgpu.ir.region_checks import RegionVerifier
@@ -76,15 +76,6 @@ def _symbol_ref(sym: str | StringAttr | SymbolRefAttr | None) -> SymbolRefAttr |
     if sym is None or isinstance(sym, SymbolRefAttr):
         return sym
     return SymbolRefAttr(sym)
-
-
-def _address_space_name(space: Attribute) -> str | None:
-    """The case of a `#gpu.address_space<...>` memory space, else None (numeric
-    or other memory spaces are not checked, as in MLIR)."""
-    if getattr(space, "name", None) != "gpu.address_space":
-        return None
-    data = getattr(space, "data", None)
-    return None if data is None else str(getattr(data, "value", data))
 
 
 @irdl_op_definition
@@ -276,8 +267,8 @@ class LaunchOp(AsyncOpInterface, RegionVerifier, IRDLOperation):
         if entry is None or num_wg < 0 or len(entry.args) < self.num_config_args + num_wg:
             raise VerifyException("unexpected number of region arguments")
 
-        _verify_attributions(self.workgroup_attribution_args, "workgroup")
-        _verify_attributions(self.private_attribution_args, "private")
+        verify_attributions(self.workgroup_attribution_args, AddressSpace.WORKGROUP)
+        verify_attributions(self.private_attribution_args, AddressSpace.PRIVATE)
         self.run_region_checks()
 
     def verify_regions_(self) -> None:
@@ -458,15 +449,6 @@ class LaunchOp(AsyncOpInterface, RegionVerifier, IRDLOperation):
         )
         op.properties = dict(sorted(op.properties.items()))
         return op
-
-
-def _verify_attributions(args: Sequence[BlockArgument], space: str) -> None:
-    for arg in args:
-        if not isinstance(arg.type, MemRefType):
-            raise VerifyException("expected memref type in attribution")
-        name = _address_space_name(arg.type.memory_space)
-        if name is not None and name != space:
-            raise VerifyException(f"expected memory space {space} in attribution")
 
 
 def _print_size_assignment(printer: Printer, ids: Dim3, sizes: Dim3, operands: Dim3) -> None:
