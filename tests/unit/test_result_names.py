@@ -303,9 +303,8 @@ def test_builders_name_results():
     assert op.clone().result.name_hint == "tx"
 
 
-def test_repeated_names_are_uniquified_as_xdsl_does():
-    # MLIR prints %thread_id_x, %thread_id_x_0, %block_id_x, %block_id_x_1 (one
-    # counter for all names, from 0); xDSL counts per name, from 1.
+def test_repeated_names_are_uniquified_as_mlir_does():
+    # One counter for all names of a function, from 0, restarting in each function.
     text = """func.func @f() {
   %0 = gpu.thread_id x
   %1 = gpu.thread_id x
@@ -313,10 +312,17 @@ def test_repeated_names_are_uniquified_as_xdsl_does():
   %3 = gpu.block_id x
   return
 }
+func.func @g() {
+  %0 = gpu.thread_id x
+  %1 = gpu.thread_id x
+  return
+}
 """
     assert [line.split(" =")[0] for line in _gpu_lines(xgpu.print_mlir(xgpu.parse(text)))] == [
         "%thread_id_x",
-        "%thread_id_x_1",
+        "%thread_id_x_0",
         "%block_id_x",
         "%block_id_x_1",
+        "%thread_id_x",
+        "%thread_id_x_0",
     ]

@@ -1,5 +1,6 @@
 """A printer that writes builtin attributes the way MLIR 22 does where xDSL's
-differs: dictionaries print sorted by name; MLIR elides the default type of an integer (i64) or float (f64)
+differs: dictionaries print sorted by name; a repeated value name is
+uniquified with MLIR's counter; MLIR elides the default type of an integer (i64) or float (f64)
 inside an array (`[1, 2]`, not `[1 : i64, 2 : i64]`) and of an integer
 memory space (`memref<4xf32, 3>`, not `memref<4xf32, 3 : i64>`)."""
 
@@ -22,7 +23,7 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
@@ -39,6 +40,47 @@ def _print_elided(printer: Printer, attr: Attribute) -> bool:
 
 
 class MLIRPrinter(Printer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # MLIR uniquifies a repeated name with one counter for all names of an
+        # isolated scope, from 0 (`%x`, `%x_0`, `%y`, `%y_1`); xDSL counts per name.
+        self._conflict_ids: list[int] = [0]
+
+    def enter_scope(self) -> None:
+        super().enter_scope()
+        self._conflict_ids.append(0)
+
+    def exit_scope(self) -> None:
+        super().exit_scope()
+        self._conflict_ids.pop()
+
+    def print_op(self, op: Operation) -> None:
+        if not op.regions:
+            return super().print_op(op)
+        # As in MLIR, a name is taken only within its region: the names of an
+        # op's block arguments (even those its custom syntax prints before the
+        # body) and nested values are free again after the op; sibling regions
+        # reuse them without a suffix.
+        used = self.ssa_names
+        before = set(used)
+        super().print_op(op)
+        results = {self._ssa_values.get(r) for r in op.results}
+        for name in [n for n in used if n not in before and n not in results]:
+            del used[name]
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        if value in self._ssa_values or not value.name_hint:
+            return super().print_ssa_value(value)
+        used = self.ssa_names
+        name = value.name_hint
+        while name in used:
+            name = f"{value.name_hint}_{self._conflict_ids[-1]}"
+            self._conflict_ids[-1] += 1
+        used[name] = 1
+        self._ssa_values[value] = name
+        self.print_string(f"%{name}")
+        return name
+
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # An MLIR dictionary (attributes, properties, a dictionary attribute) is
         # kept sorted by name, and prints so.

@@ -22,7 +22,7 @@ func.func @plain(%n: index) {
 
 // CHECK-LABEL: func.func @async
 // CHECK-NEXT:    %a = gpu.launch async blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) {
-// CHECK:         %b = gpu.launch async [%t, %a] blocks(%bx_1, %by_1, %bz_1) in (%gx_1 = %n, %gy_1 = %n, %gz_1 = %n) threads(%tx_1, %ty_1, %tz_1) in (%sx_1 = %n, %sy_1 = %n, %sz_1 = %n) {
+// CHECK:         %b = gpu.launch async [%t, %a] blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) {
 // CHECK:         %c = gpu.launch async blocks(
 // GENERIC-LABEL: sym_name = "async"
 // GENERIC:       %a = "gpu.launch"(%n, %n, %n, %n, %n, %n) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>}>
@@ -70,7 +70,7 @@ func.func @clusters(%n: index, %m: index) {
 
 // CHECK-LABEL: func.func @options
 // CHECK-NEXT:    gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) dynamic_shared_memory_size %bytes {
-// CHECK:         gpu.launch blocks(%bx_1, %by_1, %bz_1) in (%gx_1 = %n, %gy_1 = %n, %gz_1 = %n) threads(%tx_1, %ty_1, %tz_1) in (%sx_1 = %n, %sy_1 = %n, %sz_1 = %n) module(@kernels) function(@body) {
+// CHECK:         gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) module(@kernels) function(@body) {
 // CHECK:         gpu.launch blocks({{.*}}) function(@only_func) {
 // CHECK:         gpu.launch blocks({{.*}}) module(@m2) function(@f2) {
 // CHECK-NEXT:      gpu.terminator
@@ -102,12 +102,12 @@ func.func @options(%n: index, %bytes: i32) {
 // CHECK-NEXT:    gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) workgroup(%w : memref<32xf32, #gpu.address_space<workgroup>>, %w2 : memref<4xi32, #gpu.address_space<workgroup>>) private(%p : memref<1xf32, #gpu.address_space<private>>) {
 // CHECK-NEXT:      %v = memref.load %w[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      memref.store %v, %p[%bx] : memref<1xf32, #gpu.address_space<private>>
-// CHECK:         gpu.launch blocks({{.*}}) private(%p_1 : memref<2xf32, #gpu.address_space<private>>) {
-// CHECK:         gpu.launch blocks(%bx_2, %by_2, %bz_2) in (%gx_2 = %n, %gy_2 = %n, %gz_2 = %n) threads(%tx_2, %ty_2, %tz_2) in (%sx_2 = %n, %sy_2 = %n, %sz_2 = %n) {
+// CHECK:         gpu.launch blocks({{.*}}) private(%p : memref<2xf32, #gpu.address_space<private>>) {
+// CHECK:         gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) {
 // GENERIC-LABEL: sym_name = "attributions"
 // GENERIC:       ^bb0({{.*}}, %sz: index, %w: memref<32xf32, #gpu.address_space<workgroup>>, %w2: memref<4xi32, #gpu.address_space<workgroup>>, %p: memref<1xf32, #gpu.address_space<private>>):
 // GENERIC:       }) {workgroup_attributions = 2 : i64}
-// GENERIC:       ^bb0({{.*}}, %sz_1: index, %p_1: memref<2xf32, #gpu.address_space<private>>):
+// GENERIC:       ^bb0({{.*}}, %sz: index, %p: memref<2xf32, #gpu.address_space<private>>):
 // GENERIC:       }) {workgroup_attributions = 0 : i64}
 func.func @attributions(%n: index) {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) workgroup(%w : memref<32xf32, #gpu.address_space<workgroup>>, %w2 : memref<4xi32, #gpu.address_space<workgroup>>) private(%p : memref<1xf32, #gpu.address_space<private>>) {
