@@ -1,6 +1,7 @@
 """A printer that writes builtin attributes the way MLIR 22 does where xDSL's
 differs: dictionaries print sorted by name; a repeated value name is
-uniquified with MLIR's counter; MLIR elides the default type of an integer (i64) or float (f64)
+uniquified with MLIR's counter; affine maps print without xDSL's extra
+parentheses; MLIR elides the default type of an integer (i64) or float (f64)
 inside an array (`[1, 2]`, not `[1 : i64, 2 : i64]`) and of an integer
 memory space (`memref<4xf32, 3>`, not `memref<4xf32, 3 : i64>`)."""
 
@@ -13,6 +14,7 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     ArrayAttr,
     FloatAttr,
     IntegerAttr,
@@ -26,6 +28,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
+
+from xgpu.ir.affine_text import affine_map_text
 
 
 def _print_elided(printer: Printer, attr: Attribute) -> bool:
@@ -87,6 +91,9 @@ class MLIRPrinter(Printer):
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, AffineMapAttr):
+            self.print_string(f"affine_map<{affine_map_text(attribute.data)}>")
+            return
         if isinstance(attribute, ArrayAttr):
             with self.in_square_brackets():
                 self.print_list(

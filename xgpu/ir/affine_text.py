@@ -1,0 +1,71 @@
+"""Affine maps as MLIR prints them: xDSL's printer parenthesises every binary
+expression (`((d0 * 4) + d1)`), MLIR only where precedence needs it
+(`d0 * 4 + d1`)."""
+
+from __future__ import annotations
+
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+
+
+def _affine_expr_text(expr: AffineExpr, tight: bool = False) -> str:
+    """`expr` as MLIR prints it (xDSL's own printer adds parentheses).
+
+    `tight` says the context binds more strongly than `+` (an operand of `*`,
+    `mod`, ...), so a compound expression must be parenthesised there. Sums with
+    a negative constant, or with a product by a negative constant, print as
+    subtractions, and a product by -1 as a negation, as in MLIR."""
+    if isinstance(expr, AffineDimExpr):
+        return f"d{expr.position}"
+    if isinstance(expr, AffineSymExpr):
+        return f"s{expr.position}"
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs, kind = expr.lhs, expr.rhs, expr.kind
+
+    def wrap(text: str) -> str:
+        return f"({text})" if tight else text
+
+    if kind != AffineBinaryOpKind.Add:
+        if (
+            kind == AffineBinaryOpKind.Mul
+            and isinstance(rhs, AffineConstantExpr)
+            and rhs.value == -1
+        ):
+            return wrap("-" + _affine_expr_text(lhs, True))
+        op = kind.get_token()
+        return wrap(f"{_affine_expr_text(lhs, True)} {op} {_affine_expr_text(rhs, True)}")
+
+    left = _affine_expr_text(lhs)
+    if (
+        isinstance(rhs, AffineBinaryOpExpr)
+        and rhs.kind == AffineBinaryOpKind.Mul
+        and isinstance(rhs.rhs, AffineConstantExpr)
+    ):
+        factor = rhs.rhs.value
+        if factor == -1:
+            is_sum = (
+                isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
+            )
+            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, is_sum)}")
+        if factor < -1:
+            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, True)} * {-factor}")
+    if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
+        return wrap(f"{left} - {-rhs.value}")
+    return wrap(f"{left} + {_affine_expr_text(rhs)}")
+
+
+def affine_map_text(amap: AffineMap) -> str:
+    """`amap` as MLIR prints it, e.g. `(d0)[s0] -> (d0 + s0, d0 - 1)`."""
+    dims = ", ".join(f"d{i}" for i in range(amap.num_dims))
+    syms = ", ".join(f"s{i}" for i in range(amap.num_symbols))
+    results = ", ".join(_affine_expr_text(e) for e in amap.results)
+    return f"({dims})" + (f"[{syms}]" if amap.num_symbols else "") + f" -> ({results})"
