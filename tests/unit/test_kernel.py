@@ -39,7 +39,6 @@ from xgpu.dialects.gpu.attributes import (
     ThreadMappingAttr,
     WarpgroupMappingAttr,
     WarpMappingAttr,
-    affine_map_text,
 )
 from xgpu.dialects.gpu.kernel import (
     BarrierOp,
@@ -60,6 +59,7 @@ from xgpu.dialects.gpu.kernel import (
     SubgroupSizeOp,
     ThreadIdOp,
 )
+from xgpu.ir.affine_text import affine_map_text
 from xgpu.ir.verifier import verify_ir
 
 INDEX_OPS = [
