@@ -326,3 +326,15 @@ func.func @g() {
         "%thread_id_x",
         "%thread_id_x_0",
     ]
+
+
+def test_unnamed_results_of_one_op_print_as_one_group():
+    text = """func.func private @two() -> (f32, i32)
+func.func @f(%l: index) -> f32 {
+  %0:2 = func.call @two() : () -> (f32, i32)
+  return %0#0 : f32
+}
+"""
+    out = xgpu.print_mlir(xgpu.parse(text))
+    assert "%0:2 = func.call @two() : () -> (f32, i32)" in out
+    assert "func.return %0#0 : f32" in out

@@ -72,6 +72,35 @@ class MLIRPrinter(Printer):
         for name in [n for n in used if n not in before and n not in results]:
             del used[name]
 
+    def _print_results(self, op: Operation) -> None:
+        # MLIR prints a run of results that share a name (a variadic group such
+        # as `%bufferSzs`) or that have none (numbered) as one group, `%0:2`,
+        # used as `%0#1`; xDSL names each result.
+        groups: list[list[SSAValue]] = []
+        for result in op.results:
+            if (
+                groups
+                and result not in self._ssa_values
+                and groups[-1][-1] not in self._ssa_values
+                and result.name_hint == groups[-1][-1].name_hint
+            ):
+                groups[-1].append(result)
+            else:
+                groups.append([result])
+        if all(len(group) == 1 for group in groups):
+            return super()._print_results(op)
+        for i, group in enumerate(groups):
+            if i:
+                self.print_string(", ")
+            if len(group) == 1:
+                self.print_ssa_value(group[0])
+                continue
+            name = self.print_ssa_value(group[0])
+            self.print_string(f":{len(group)}")
+            for j, result in enumerate(group):
+                self._ssa_values[result] = f"{name}#{j}"
+        self.print_string(" = ")
+
     def print_ssa_value(self, value: SSAValue) -> str:
         if value in self._ssa_values or not value.name_hint:
             return super().print_ssa_value(value)

@@ -139,3 +139,11 @@ func.func @layouts(%c: memref<f16>, %e: memref<32x32xf16, strided<[?, 1], offset
   gpu.subgroup_mma_store_matrix %cm, %e[%i, %i] {leadDimension = 64 : index} : !gpu.mma_matrix<16x16xf16, "COp">, memref<32x32xf16, strided<[?, 1], offset: ?>>
   return
 }
+
+// -----
+
+func.func @spmm_buffer_sizes(%a: !gpu.sparse.spmat_handle, %b: !gpu.sparse.dntensor_handle, %t: !gpu.async.token) {
+  %sizes:2, %t1 = gpu.spmm_buffer_size async [%t] %a, %b, %b : index, index into f32
+  gpu.wait [%t1]
+  return
+}

@@ -88,3 +88,14 @@ func.func @warp_execute_on_lane_0(%lane: index, %v: vector<4xf32>, %f: f32) {
   }
   return
 }
+
+// -----
+
+// Several results of one op print as one group (`%0:2`, used as `%0#1`).
+func.func @warp_two_results(%lane: index) -> vector<1xf32> {
+  %r:2 = gpu.warp_execute_on_lane_0(%lane)[32] -> (vector<1xf32>, vector<1xf32>) {
+    %c = arith.constant dense<1.0> : vector<32xf32>
+    gpu.yield %c, %c : vector<32xf32>, vector<32xf32>
+  }
+  return %r#1 : vector<1xf32>
+}

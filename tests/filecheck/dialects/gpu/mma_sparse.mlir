@@ -136,7 +136,7 @@ func.func @sparse_compute(%sp: !gpu.sparse.spmat_handle, %dn: !gpu.sparse.dntens
   // CHECK-NEXT: gpu.spmv  %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?xi8> into bf16
   // GENERIC: "gpu.spmv"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{computeType = bf16, modeA = #gpu<mat_transpose_mode NON_TRANSPOSE>}> : (!gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle, memref<?xi8>) -> ()
   gpu.spmv %sp, %dn, %dn, %buf : memref<?xi8> into bf16
-  // CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = gpu.spmm_buffer_size async [%{{.*}}] %{{.*}}{ TRANSPOSE}, %{{.*}}{ TRANSPOSE}, %{{.*}} : index, index into f32
+  // CHECK-NEXT: %{{.*}}:2, %{{.*}} = gpu.spmm_buffer_size async [%{{.*}}] %{{.*}}{ TRANSPOSE}, %{{.*}}{ TRANSPOSE}, %{{.*}} : index, index into f32
   // GENERIC: "gpu.spmm_buffer_size"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{computeType = f32, modeA = #gpu<mat_transpose_mode TRANSPOSE>, modeB = #gpu<mat_transpose_mode TRANSPOSE>, resultSegmentSizes = array<i32: 2, 1>}> : (!gpu.async.token, !gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle) -> (index, index, !gpu.async.token)
   %bss:2, %t2 = gpu.spmm_buffer_size async [%t1] %sp{TRANSPOSE}, %dn{TRANSPOSE}, %dn : index, index into f32
   // CHECK-NEXT: %{{.*}} = gpu.spmm_buffer_size  %{{.*}}, %{{.*}}, %{{.*}} : index into f16
