@@ -206,3 +206,12 @@ def test_unprintable_ir_under_disable_verify_prints_generically(xgpu_opt):
     res = xgpu_opt('"gpu.thread_id"() : () -> index\n', "--disable-verify")
     assert res.rc == 0, res.err
     assert '%0 = "gpu.thread_id"() : () -> index' in res.out
+
+
+def test_exotic_attribute_payloads_are_diagnostics(xgpu_opt):
+    # xDSL raises NotImplementedError for an i302 dense array while parsing it.
+    res = xgpu_opt(
+        '"test.op"() {a = array<i302: 0, 1>} : () -> ()\n', "--allow-unregistered-dialect"
+    )
+    assert res.rc == 1
+    assert "error:" in res.err and "Traceback" not in res.err and "internal error" not in res.err

@@ -437,8 +437,11 @@ class XGpuOptMain(xDSLOptMain):
             # An attribute or type that fails its own verifier while being built.
             assert parser is not None
             return ChunkResult(None, [parser.diagnostic_here(str(err))])
-        except (ValueError, TypeError, KeyError, IndexError, AssertionError) as err:
-            # xDSL raises these for some malformed input (e.g. `^0` as a block name).
+        except RecursionError:
+            raise
+        except Exception as err:
+            # xDSL raises other exceptions for some malformed input (`^0` as a block
+            # name, `array<i302: ...>`): report them where the parser stands.
             if parser is None:
                 raise
             return ChunkResult(None, [parser.diagnostic_here(" ".join(map(str, err.args)))])
