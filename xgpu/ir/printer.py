@@ -119,15 +119,47 @@ class MLIRPrinter(Printer):
         # kept sorted by name, and prints so.
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
+    # Affine map aliases (`#map`, `#map1`, ...), as MLIR prints a module:
+    # `_aliases` names the maps; `_seen_maps` collects them in printing order.
+    _aliases: dict[AffineMapAttr, str] | None = None
+    _seen_maps: dict[AffineMapAttr, None] | None = None
+
+    def print_top_level(self, op: Operation) -> None:
+        """Print `op` with MLIR's alias definitions before it: each affine map it
+        uses is defined once as `#mapN = affine_map<...>` and referred to by name.
+        As MLIR does, a first printing (discarded) finds the maps in the order
+        in which they are printed."""
+        scout = MLIRPrinter(
+            stream=StringIO(),
+            print_generic_format=self.print_generic_format,
+            print_properties_as_attributes=self.print_properties_as_attributes,
+            print_debuginfo=self.print_debuginfo,
+        )
+        scout._seen_maps = {}
+        scout.print_op(op)
+        maps = list(scout._seen_maps)
+        for i, amap in enumerate(maps):
+            self.print_string(f"#map{i or ''} = affine_map<{affine_map_text(amap.data)}>\n")
+        self._aliases = {amap: f"#map{i or ''}" for i, amap in enumerate(maps)}
+        try:
+            self.print_op(op)
+        finally:
+            self._aliases = None
+
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, AffineMapAttr):
+            if self._aliases is not None and attribute in self._aliases:
+                self.print_string(self._aliases[attribute])
+                return
+            if self._seen_maps is not None:
+                self._seen_maps[attribute] = None
             self.print_string(f"affine_map<{affine_map_text(attribute.data)}>")
             return
         if isinstance(attribute, ArrayAttr):
             with self.in_square_brackets():
                 self.print_list(
                     attribute.data,
-                    lambda a: _print_elided(self, a) or Printer.print_attribute(self, a),
+                    lambda a: _print_elided(self, a) or self.print_attribute(a),
                 )
             return
         if isinstance(attribute, MemRefType) and isinstance(attribute.memory_space, IntegerAttr):
@@ -170,13 +202,18 @@ class XGpuMLIRTarget(MLIRTarget):
             print_properties_as_attributes=self.print_properties_as_attributes,
             print_debuginfo=self.print_debuginfo,
         )
-        printer.print_op(module)
+        printer.print_top_level(module)
         printer.print_metadata(ctx.loaded_dialects)
         print("\n", file=output)
 
 
 def print_mlir(op: Operation, generic: bool = False) -> str:
-    """`op` as xgpu-opt prints it (custom form, or generic with `generic=True`)."""
+    """`op` as xgpu-opt prints it (custom form, or generic with `generic=True`): a
+    module with MLIR's `#map` aliases, any other op with its maps inline."""
     out = StringIO()
-    MLIRPrinter(stream=out, print_generic_format=generic).print_op(op)
+    printer = MLIRPrinter(stream=out, print_generic_format=generic)
+    if isinstance(op, ModuleOp):
+        printer.print_top_level(op)
+    else:
+        printer.print_op(op)
     return out.getvalue()

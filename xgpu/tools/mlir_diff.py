@@ -8,8 +8,8 @@ For each `// -----` chunk of FILE (which must be valid for mlir-opt):
 3. mlir-opt's custom output parses in xgpu and prints back to the same IR;
 4. mlir-opt's generic output parses in xgpu and prints back to the same IR;
 5. every gpu op line xgpu prints for mlir-opt's output is the line mlir-opt
-   printed, byte for byte, up to the names of SSA values and blocks (with
-   attribute aliases such as `#map` inlined: `--mlir-print-local-scope`).
+   printed, byte for byte (`#map` aliases included), up to the names of SSA
+   values and blocks.
 Exits 1 and prints a diff for each difference.
 """
 
@@ -103,8 +103,6 @@ def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
     try:
         ref = run_mlir_opt(mlir_opt, chunk)
         ref_generic = run_mlir_opt(mlir_opt, chunk, "--mlir-print-op-generic")
-        # Attribute aliases (`#map`) inlined, as xgpu prints them.
-        ref_local = run_mlir_opt(mlir_opt, chunk, "--mlir-print-local-scope")
     except OracleError as err:
         return [f"mlir-opt rejects the input (fix the test): {err}"]
 
@@ -142,8 +140,8 @@ def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
     )
     check(
         "gpu op syntax, byte for byte (names normalized)",
-        "\n".join(gpu_lines(ref_local)),
-        lambda: "\n".join(gpu_lines(xgpu_print(ref_local))),
+        "\n".join(gpu_lines(ref)),
+        lambda: "\n".join(gpu_lines(xgpu_print(ref))),
     )
     return problems
 

@@ -53,3 +53,15 @@ func.func @segments_left_out() {
   %b = "gpu.alloc"() <{hostShared}> : () -> memref<8xi32>
   return
 }
+
+// -----
+
+// Layout maps: mlir-opt prints them behind `#map` aliases, and so does xgpu.
+func.func @alloc_with_layout_maps(%s: index, %t: !gpu.async.token) {
+  %a = gpu.alloc () [%s, %s] : memref<4xf32, affine_map<(d0)[s0, s1] -> (d0 + s0 + s1)>>
+  %b, %t1 = gpu.alloc async [%t] () [%s] : memref<4x4xf32, affine_map<(d0, d1)[s0] -> (d0 * 4 + d1 + s0)>>
+  gpu.dealloc %a : memref<4xf32, affine_map<(d0)[s0, s1] -> (d0 + s0 + s1)>>
+  %t2 = gpu.dealloc async [%t1] %b : memref<4x4xf32, affine_map<(d0, d1)[s0] -> (d0 * 4 + d1 + s0)>>
+  gpu.wait [%t2]
+  return
+}

@@ -2,6 +2,8 @@
 // RUN: xgpu-opt %s --print-op-generic | xgpu-opt | filecheck %s --strict-whitespace
 // RUN: xgpu-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
+// The layout map is defined once, as mlir-opt prints it.
+// CHECK: #map = affine_map<(d0)[s0, s1] -> (d0 + s0 + s1)>
 // CHECK-LABEL: func.func @alloc
 func.func @alloc(%n: index, %s: index, %t: !gpu.async.token) {
   // CHECK-NEXT: %{{.*}} = gpu.alloc  () : memref<4xf32>
@@ -16,7 +18,7 @@ func.func @alloc(%n: index, %s: index, %t: !gpu.async.token) {
   // CHECK-NEXT: %{{.*}} = gpu.alloc  (%{{.*}})[%{{.*}}] : memref<?xf32, strided<[1], offset: ?>>
   // GENERIC: "gpu.alloc"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 0, 1, 1>}> : (index, index) -> memref<?xf32, strided<[1], offset: ?>>
   %d = gpu.alloc (%n) [%s] : memref<?xf32, strided<[1], offset: ?>>
-  // CHECK-NEXT: %{{.*}} = gpu.alloc  ()[%{{.*}}, %{{.*}}] : memref<4xf32, affine_map<(d0)[s0, s1] -> (d0 + s0 + s1)>>
+  // CHECK-NEXT: %{{.*}} = gpu.alloc  ()[%{{.*}}, %{{.*}}] : memref<4xf32, #map>
   // GENERIC: "gpu.alloc"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 0, 0, 2>}>
   %e = gpu.alloc () [%s, %n] : memref<4xf32, affine_map<(d0)[s0, s1] -> (d0 + s0 + s1)>>
   // CHECK-NEXT: %{{.*}}, %{{.*}} = gpu.alloc async () : memref<4xf32>
