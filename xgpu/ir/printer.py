@@ -16,6 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DictionaryAttr,
     FloatAttr,
     IntegerAttr,
     MemRefType,
@@ -25,11 +26,43 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
 from xgpu.ir.affine_text import affine_map_text
+
+
+def _uses_affine_maps(root: Operation) -> bool:
+    """Whether an attribute or type in `root` holds an affine map (a quick scan,
+    so that modules without maps are printed once)."""
+    memo: dict[Attribute, bool] = {}
+
+    def holds(attr: Attribute) -> bool:
+        if (known := memo.get(attr)) is not None:
+            return known
+        if isinstance(attr, AffineMapAttr):
+            found = True
+        elif isinstance(attr, ArrayAttr):
+            found = any(holds(a) for a in attr.data)
+        elif isinstance(attr, DictionaryAttr):
+            found = any(holds(a) for a in attr.data.values())
+        elif isinstance(attr, ParametrizedAttribute):
+            found = any(isinstance(p, Attribute) and holds(p) for p in attr.parameters)
+        else:
+            found = False
+        memo[attr] = found
+        return found
+
+    for op in root.walk():
+        for attr in (*op.attributes.values(), *op.properties.values(), *op.result_types):
+            if holds(attr):
+                return True
+        for region in op.regions:
+            for block in region.blocks:
+                if any(holds(arg.type) for arg in block.args):
+                    return True
+    return False
 
 
 def _print_elided(printer: Printer, attr: Attribute) -> bool:
@@ -129,6 +162,9 @@ class MLIRPrinter(Printer):
         uses is defined once as `#mapN = affine_map<...>` and referred to by name.
         As MLIR does, a first printing (discarded) finds the maps in the order
         in which they are printed."""
+        if not _uses_affine_maps(op):
+            self.print_op(op)
+            return
         scout = MLIRPrinter(
             stream=StringIO(),
             print_generic_format=self.print_generic_format,
