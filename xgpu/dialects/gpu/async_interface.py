@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, i32
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     CustomDirective,
-    OptionalResultVariable,
     ParsingState,
     PrintingState,
     TypeDirective,
@@ -63,10 +62,6 @@ def async_token_types(is_async: bool) -> list[Attribute]:
     return [AsyncTokenType()] if is_async else []
 
 
-def is_async_op(op: Operation) -> bool:
-    return isinstance(op, AsyncOpInterface)
-
-
 def add_async_dependency(op: IRDLOperation, token: SSAValue) -> None:
     """Prepend `token` to the async dependencies of `op` (no-op if present)."""
     assert isinstance(op, AsyncOpInterface)
@@ -77,18 +72,6 @@ def add_async_dependency(op: IRDLOperation, token: SSAValue) -> None:
     if isinstance(seg, DenseArrayBase):
         sizes = list(seg.get_values())
         sizes[0] += 1
-        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
-
-
-def set_async_dependencies(op: IRDLOperation, tokens: Sequence[SSAValue]) -> None:
-    """Replace the whole dependency list of `op`."""
-    assert isinstance(op, AsyncOpInterface)
-    old = len(op.async_dependencies)  # type: ignore[attr-defined]
-    op.operands = (*tokens, *op.operands[old:])
-    seg = op.properties.get("operandSegmentSizes")
-    if isinstance(seg, DenseArrayBase):
-        sizes = list(seg.get_values())
-        sizes[0] = len(tokens)
         op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
 
 
@@ -140,12 +123,8 @@ class AsyncDependencies(CustomDirective):
 __all__ = [
     "AsyncDependencies",
     "AsyncOpInterface",
-    "OptionalResultVariable",
-    "PrintingState",
     "add_async_dependency",
     "async_token_types",
-    "is_async_op",
     "parse_async_dependencies",
     "print_async_dependencies",
-    "set_async_dependencies",
 ]
