@@ -104,8 +104,8 @@ def value_dominates(info: DominanceInfo, value: SSAValue, user: Operation) -> bo
         if def_op is None:
             return True
         if cur is def_op:
-            # An op may not use its own result, but its regions may (as MLIR allows
-            # only in graph regions); treat a nested use of its own result as invalid.
+            # Outside graph regions, neither an op nor an op nested in it may use
+            # the op's results.
             return False
         return info.position(def_op) < info.position(cur)
     return info.block_dominates(block, use_block)
