@@ -22,3 +22,4 @@ lint:
 
 bench:
 	$(PYTHON) bench/parse.py
+	$(PYTHON) bench/compile.py

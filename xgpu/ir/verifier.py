@@ -9,10 +9,11 @@ does the latter and returns a `Diagnostic` (or None when the IR is valid).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import DenseArrayBase, UnregisteredOp, i32
 from xdsl.ir import Operation
-from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, VariadicDef
+from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, OpDef, VariadicDef
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -25,6 +26,7 @@ from xgpu.diagnostics import (
     op_name,
 )
 from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
+from xgpu.dialects.gpu.launch_func import indexed_symbol_tables
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
@@ -119,18 +121,17 @@ def _verify_ods_structure(op: Operation) -> None:
     and properties."""
     if not isinstance(op, IRDLOperation) or not op.name.startswith("gpu."):
         return
-    op_def = op.get_irdl_definition()
-    for what, defs, found in (
-        ("region", op_def.regions, len(op.regions)),
-        ("result", op_def.results, len(op.results)),
-        ("operand", op_def.operands, len(op.operands)),
+    shape = _ods_shape(type(op))
+    for what, required, variadic, found in (
+        ("region", *shape.regions, len(op.regions)),
+        ("result", *shape.results, len(op.results)),
+        ("operand", *shape.operands, len(op.operands)),
     ):
-        required = sum(1 for _, d in defs if not isinstance(d, VariadicDef))
-        variadic = any(isinstance(d, VariadicDef) for _, d in defs)
         if (message := _count_error(what, required, variadic, found)) is not None:
             raise VerifyException(message)
+    op_def = shape.op_def
 
-    if any(isinstance(o, AttrSizedOperandSegments) for o in op_def.options):
+    if shape.segmented:
         container = op.properties if _SEGMENTS in op.properties else op.attributes
         attr = container.get(_SEGMENTS)
         sizes = [0] * len(op_def.operands)
@@ -150,12 +151,49 @@ def _verify_ods_structure(op: Operation) -> None:
                 f"({sum(sizes)}) specified in attribute '{_SEGMENTS}'"
             )
 
-    for name, prop in op_def.properties.items():
-        if not isinstance(prop, VariadicDef) and name not in op.properties:
+    for name in shape.required_properties:
+        if name not in op.properties:
             raise VerifyException(f"requires attribute '{name}'")
-    for name, attr_def in op_def.attributes.items():
-        if not isinstance(attr_def, VariadicDef) and name not in op.attributes:
+    for name in shape.required_attributes:
+        if name not in op.attributes:
             raise VerifyException(f"requires attribute '{name}'")
+
+
+@dataclass(frozen=True)
+class _OdsShape:
+    """What `_verify_ods_structure` needs of an op definition, computed once."""
+
+    op_def: OpDef
+    regions: tuple[int, bool]
+    results: tuple[int, bool]
+    operands: tuple[int, bool]
+    segmented: bool
+    required_properties: tuple[str, ...]
+    required_attributes: tuple[str, ...]
+
+
+_ODS_SHAPES: dict[type[Operation], _OdsShape] = {}
+
+
+def _ods_shape(op_type: type[IRDLOperation]) -> _OdsShape:
+    shape = _ODS_SHAPES.get(op_type)
+    if shape is None:
+        op_def = op_type.get_irdl_definition()
+
+        def count(defs) -> tuple[int, bool]:  # type: ignore[no-untyped-def]
+            required = sum(1 for _, d in defs if not isinstance(d, VariadicDef))
+            return required, any(isinstance(d, VariadicDef) for _, d in defs)
+
+        shape = _ODS_SHAPES[op_type] = _OdsShape(
+            op_def,
+            count(op_def.regions),
+            count(op_def.results),
+            count(op_def.operands),
+            any(isinstance(o, AttrSizedOperandSegments) for o in op_def.options),
+            tuple(n for n, p in op_def.properties.items() if not isinstance(p, VariadicDef)),
+            tuple(n for n, a in op_def.attributes.items() if not isinstance(a, VariadicDef)),
+        )
+    return shape
 
 
 def _verify_own(op: Operation) -> None:
@@ -213,7 +251,7 @@ def verify_ir(root: Operation) -> Diagnostic | None:
     """Verify `root` and every op nested in it, in MLIR's order, then the
     dominance of every use; return the first failure as a Diagnostic."""
     try:
-        with deferring_region_checks():
+        with deferring_region_checks(), indexed_symbol_tables():
             _verify_tree(root)
         info = DominanceInfo()
         for op in root.walk():

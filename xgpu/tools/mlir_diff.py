@@ -11,6 +11,14 @@ For each `// -----` chunk of FILE (which must be valid for mlir-opt):
    printed, byte for byte (`#map` aliases included), up to the names of SSA
    values and blocks.
 Exits 1 and prints a diff for each difference.
+
+    python -m xgpu.tools.mlir_diff --pass PIPELINE FILE
+
+compares a pass instead: for each chunk, `mlir-opt --PASS... F` must equal
+`xgpu-opt -p PIPELINE F | mlir-opt` (both printed by mlir-opt), e.g.
+`--pass canonicalize` or `--pass 'gpu-kernel-outlining,canonicalize'`; a pass
+option is written as in xgpu-opt (`name{opt=v}`) and translated to mlir-opt's
+`--name=opt=v`.
 """
 
 from __future__ import annotations
@@ -146,10 +154,54 @@ def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
     return problems
 
 
+def _mlir_pass_flags(pipeline: str) -> list[str]:
+    flags = []
+    for item in re.findall(r"[^,{]+(?:\{[^}]*\})?", pipeline):
+        item = item.strip()
+        name, _, opts = item.partition("{")
+        opts = opts.rstrip("}").strip()
+        flags.append(f"--{name}" + (f"={opts}" if opts else ""))
+    return flags
+
+
+def xgpu_run_pipeline(text: str, pipeline: str) -> str:
+    """Parse, verify, run `pipeline` (xgpu-opt's -p syntax) and print, in-process."""
+    from xdsl.passes import PassPipeline
+
+    from xgpu.tools.xgpu_opt import pass_registry
+
+    ctx = make_context(allow_unregistered=True)
+    module = parse(text, "<chunk>", ctx)
+    if (diag := verify_ir(module)) is not None:
+        raise OracleError(f"xgpu rejects it: {diag.location}: {diag.message}")
+    passes = pass_registry()
+    PassPipeline.parse_spec(passes, pipeline).apply(ctx, module)
+    if (diag := verify_ir(module)) is not None:
+        raise OracleError(f"xgpu's output does not verify: {diag.location}: {diag.message}")
+    return print_mlir(module) + "\n"
+
+
+def compare_pass_chunk(mlir_opt: str, chunk: str, pipeline: str) -> list[str]:
+    try:
+        ref = run_mlir_opt(mlir_opt, chunk, *_mlir_pass_flags(pipeline))
+    except OracleError as err:
+        return [f"mlir-opt fails on the input (fix the test): {err}"]
+    try:
+        actual = run_mlir_opt(mlir_opt, xgpu_run_pipeline(chunk, pipeline))
+    except OracleError as err:
+        return [f"{pipeline}: {err}"]
+    except Exception as err:  # a crash in xgpu
+        return [f"{pipeline}: {type(err).__name__}: {err}"]
+    if actual != ref:
+        return [_diff(f"-p {pipeline} (xgpu-opt | mlir-opt) vs mlir-opt", ref, actual)]
+    return []
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
     ap.add_argument("--mlir-opt", default=None)
+    ap.add_argument("--pass", dest="pipeline", default=None, help="compare this pass pipeline")
     args = ap.parse_args(argv)
     mlir_opt = args.mlir_opt or find_mlir_opt()
     if mlir_opt is None:
@@ -162,7 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     for chunk, offset in chunks:
         if not chunk.strip():
             continue
-        for problem in compare_chunk(mlir_opt, chunk):
+        if args.pipeline:
+            problems = compare_pass_chunk(mlir_opt, chunk, args.pipeline)
+        else:
+            problems = compare_chunk(mlir_opt, chunk)
+        for problem in problems:
             failed += 1
             print(f"{args.file}:{offset + 1}: chunk differs: {problem}\n", file=sys.stderr)
     print(f"mlir_diff: {len(chunks)} chunk(s), {failed} difference(s)")

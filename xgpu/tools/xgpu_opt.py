@@ -28,16 +28,19 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.oracle import find_mlir_opt
@@ -106,12 +109,23 @@ def _default_segment_sizes(op: Operation) -> None:
         op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, zeros)
 
 
+# Type texts whose parse does not depend on anything but the text: no nested
+# `<`, no affine maps, no strings, no attribute dictionaries.
+_SIMPLE_TYPE = re.compile(
+    r"(?:memref|tensor|vector)<[^<>{}\"()-]*>(?![\w.])|![a-z_][\w.]*(?![\w.<])|"
+    r"(?:index|[isu]?i[0-9]+|f16|bf16|f32|f64)(?![\w.<])"
+)
+
+
 class LocatingParser(Parser):
     """A parser that records where each op was written (its name token), as a
     `loc("file":line:col)` location on the op, like MLIR's parser does."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
+        self._parser_state = ParserState(FastMLIRLexer(Input(text, name)))
+        self._type_cache: dict[str, Attribute] = {}
+        self._caching_type = False
         self._file = name
         self._line_offset = line_offset
         self._index = LineIndex(text)
@@ -143,12 +157,46 @@ class LocatingParser(Parser):
     # it parses through the generic parser. Errors raised inside these entry
     # points are marked so that the op does not prefix them.
     def parse_optional_type(self):
+        if (cached := self._cached_type()) is not None:
+            return cached
         with _generic_parse():
             return super().parse_optional_type()
 
     def parse_type(self):
+        if (cached := self._cached_type()) is not None:
+            return cached
         with _generic_parse():
             return super().parse_type()
+
+    def _cached_type(self) -> Attribute | None:
+        """The type written at the current token when the same text was parsed
+        before (types such as `memref<?xf32>` repeat on every line of a host
+        program and cost more to build than to look up)."""
+        token = self._current_token
+        if token.kind is not MLIRTokenKind.BARE_IDENT and token.kind is not (
+            MLIRTokenKind.EXCLAMATION_IDENT
+        ):
+            return None
+        start = token.span.start
+        match = _SIMPLE_TYPE.match(self.lexer.input.content, start)
+        if match is None:
+            return None
+        text = match.group()
+        cached = self._type_cache.get(text)
+        if cached is not None:
+            self._resume_from(match.end())
+            return cached
+        if self._caching_type:
+            return None
+        self._caching_type = True
+        try:
+            with _generic_parse():
+                parsed = super().parse_type()
+        finally:
+            self._caching_type = False
+        if self._current_token.span.start >= match.end():
+            self._type_cache[text] = parsed
+        return parsed
 
     def parse_optional_attribute(self):
         with _generic_parse():
@@ -365,6 +413,20 @@ def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
     return chunks
 
 
+def pass_registry() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xgpu-opt's passes: xDSL's, less its gpu ones, plus xgpu's (which win on
+    a shared name, e.g. `canonicalize`)."""
+    from xdsl.universe import Universe
+
+    from xgpu.transforms import get_all_passes
+
+    passes = dict(Universe.get_multiverse().all_passes)
+    for name in _XDSL_GPU_PASSES:
+        passes.pop(name, None)
+    passes.update(get_all_passes())
+    return passes
+
+
 class XGpuOptMain(xDSLOptMain):
     version_format = "xgpu-opt (MLIR 22 gpu dialect) built on xdsl version {xdsl_version}"
 
@@ -383,13 +445,7 @@ class XGpuOptMain(xDSLOptMain):
         register_xgpu_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
-        super().register_all_passes()
-        for name in _XDSL_GPU_PASSES:
-            self.available_passes.pop(name, None)
-        from xgpu.transforms import get_all_passes
-
-        for name, factory in get_all_passes().items():
-            self.register_pass(name, factory)
+        self.available_passes.update(pass_registry())
 
     def register_all_targets(self) -> None:
         super().register_all_targets()

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+import xgpu.ir.speedups  # noqa: F401  (memoized xDSL accessors)
+
 from xgpu.dialects.gpu import (
     attributes,
     binary,

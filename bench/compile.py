@@ -1,0 +1,33 @@
+"""Canonicalize speed of xgpu-opt, against mlir-opt 22 on the same files in the
+same run.
+
+    python bench/compile.py [--sizes 1000,2000,10000] [--repeat 3]
+
+Times `xgpu-opt -p canonicalize F` and `mlir-opt --canonicalize F` (whole
+process: parse, verify, canonicalize, print; output discarded; best of
+--repeat) on the async host programs of `bench/programs.py` (N launches, each
+followed by a redundant single-token `gpu.wait async`, plus allocs, copies and
+frees), and prints each time, the ratio and how time grows with N.
+Targets (issue 3): at most 40x mlir-opt at 10k launches; 5x the launches costs
+at most 6x the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from programs import compare
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,2000,10000")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    return compare("canonicalize", sizes, args.repeat, ["-p", "canonicalize"], ["--canonicalize"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

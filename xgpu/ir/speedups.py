@@ -1,0 +1,101 @@
+"""Memoization for hot xDSL 0.75 accessors (xDSL is pinned; see pyproject).
+
+Every access to a named operand of an op with `operandSegmentSizes`
+(`op.async_dependencies`, `op.args`, ...) unpacks the segment-size array from
+bytes again; on host programs with thousands of async ops this was the largest
+single cost of verification and rewriting. Attributes are immutable, so the
+unpacked tuple is kept on the attribute the first time.
+
+`OpDef.verify` (an op's IRDL invariants) checks operand and result types,
+properties and attributes against the definition's constraints, then the
+op's traits. For an op without regions and successors the first part depends
+only on (definition, operand types, result types, properties, attributes),
+which repeat from line to line of a host program: a signature that passed once
+passes again, so only the traits (which may look at the op's parent or
+position) are checked again.
+
+`Operation.get_trait(T)` scans the class's traits; the answer per (op class,
+trait class) is kept (and dropped when a trait is added to a class).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.ir import Operation
+from xdsl.ir.core import OpTraits
+from xdsl.irdl.operations import OpDef
+
+_KEY = "_xgpu_values"
+
+
+def _get_values(self: DenseArrayBase) -> tuple[int, ...] | tuple[float, ...]:
+    values = self.__dict__.get(_KEY)
+    if values is None:
+        values = self.elt_type.unpack(self.data.data, len(self.data.data) // self.elt_type.size)
+        object.__setattr__(self, _KEY, values)
+    return values
+
+
+_xdsl_verify = OpDef.verify
+_VERIFIED: set[object] = set()
+_MAX_VERIFIED = 65536
+
+
+def _verify(self: OpDef, op: Operation) -> None:
+    if op.regions or op.successors:
+        _xdsl_verify(self, op)
+        return
+    try:
+        key = (
+            id(self),
+            tuple(o.type for o in op.operands),
+            tuple(r.type for r in op.results),
+            tuple(op.properties.items()),
+            tuple(op.attributes.items()),
+        )
+        known = key in _VERIFIED
+    except TypeError:  # an unhashable attribute
+        _xdsl_verify(self, op)
+        return
+    if not known:
+        _xdsl_verify(self, op)
+        if len(_VERIFIED) >= _MAX_VERIFIED:
+            _VERIFIED.clear()
+        _VERIFIED.add(key)
+        return
+    for trait in self.traits:
+        trait.verify(op)
+
+
+_xdsl_get_trait = Operation.get_trait.__func__  # type: ignore[attr-defined]
+_xdsl_add_trait = OpTraits.add_trait
+_TRAITS: dict[tuple[type, type], object] = {}
+
+
+def _get_trait(cls, trait):  # type: ignore[no-untyped-def]
+    if isinstance(trait, type):
+        key = (cls, trait)
+        try:
+            return _TRAITS[key]
+        except KeyError:
+            found = _TRAITS[key] = _xdsl_get_trait(cls, trait)
+            return found
+    return _xdsl_get_trait(cls, trait)
+
+
+def _add_trait(self: OpTraits, trait) -> None:  # type: ignore[no-untyped-def]
+    _TRAITS.clear()
+    _xdsl_add_trait(self, trait)
+
+
+def install() -> None:
+    if DenseArrayBase.get_values is not _get_values:
+        DenseArrayBase.get_values = _get_values  # type: ignore[method-assign]
+    if OpDef.verify is not _verify:
+        OpDef.verify = _verify  # type: ignore[method-assign]
+    if OpTraits.add_trait is not _add_trait:
+        OpTraits.add_trait = _add_trait  # type: ignore[method-assign]
+        Operation.get_trait = classmethod(_get_trait)  # type: ignore[method-assign,assignment]
+
+
+install()
