@@ -9,7 +9,8 @@ does not depend on the classes defining them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 from xdsl.dialects.builtin import (
     FunctionType,
@@ -71,10 +72,35 @@ def _is_symbol_table(op: Operation) -> bool:
     return op.has_trait(SymbolTable) or op.name in ("builtin.module", "gpu.module")
 
 
+# While the IR cannot change (during one verification), symbol tables are
+# indexed once instead of scanned for each launch.
+_SYMBOL_INDEX: dict[Operation, dict[str, Operation]] | None = None
+
+
+@contextmanager
+def indexed_symbol_tables() -> Iterator[None]:
+    """Within this context the IR must not change: symbol look-ups are cached."""
+    global _SYMBOL_INDEX
+    outer = _SYMBOL_INDEX
+    _SYMBOL_INDEX = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _SYMBOL_INDEX = outer
+
+
 def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
     """The op named `name` directly in the symbol table `table`, or None."""
     if not table.regions or not table.regions[0].blocks:
         return None
+    if _SYMBOL_INDEX is not None:
+        index = _SYMBOL_INDEX.get(table)
+        if index is None:
+            index = _SYMBOL_INDEX[table] = {}
+            for op in table.regions[0].blocks[0].ops:
+                if (sym := _sym_name(op)) is not None:
+                    index.setdefault(sym, op)
+        return index.get(name)
     for op in table.regions[0].blocks[0].ops:
         if _sym_name(op) == name:
             return op
