@@ -116,6 +116,8 @@ _SIMPLE_TYPE = re.compile(
     r"(?:index|[isu]?i[0-9]+|f16|bf16|f32|f64)(?![\w.<])"
 )
 
+_SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
+
 
 class LocatingParser(Parser):
     """A parser that records where each op was written (its name token), as a
@@ -124,8 +126,8 @@ class LocatingParser(Parser):
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
         self._parser_state = ParserState(FastMLIRLexer(Input(text, name)))
-        self._type_cache: dict[str, Attribute] = {}
-        self._caching_type = False
+        self._text_cache: dict[str, Attribute] = {}
+        self._caching = False
         self._file = name
         self._line_offset = line_offset
         self._index = LineIndex(text)
@@ -172,37 +174,48 @@ class LocatingParser(Parser):
         """The type written at the current token when the same text was parsed
         before (types such as `memref<?xf32>` repeat on every line of a host
         program and cost more to build than to look up)."""
-        token = self._current_token
-        if token.kind is not MLIRTokenKind.BARE_IDENT and token.kind is not (
-            MLIRTokenKind.EXCLAMATION_IDENT
-        ):
+        kind = self._current_token.kind
+        if kind is not MLIRTokenKind.BARE_IDENT and kind is not MLIRTokenKind.EXCLAMATION_IDENT:
             return None
-        start = token.span.start
-        match = _SIMPLE_TYPE.match(self.lexer.input.content, start)
+        return self._cached(_SIMPLE_TYPE, super().parse_type)
+
+    def _cached_symbol_ref(self) -> Attribute | None:
+        """`@m::@f` written before (every launch of a kernel names it)."""
+        if self._current_token.kind is not MLIRTokenKind.AT_IDENT:
+            return None
+        return self._cached(_SIMPLE_SYMBOL_REF, super().parse_attribute)
+
+    def _cached(self, pattern: re.Pattern[str], parse: Callable[[], Attribute]) -> Attribute | None:
+        """Parse the text `pattern` matches at the current token once per parser."""
+        match = pattern.match(self.lexer.input.content, self._current_token.span.start)
         if match is None:
             return None
         text = match.group()
-        cached = self._type_cache.get(text)
+        cached = self._text_cache.get(text)
         if cached is not None:
             self._resume_from(match.end())
             return cached
-        if self._caching_type:
+        if self._caching:
             return None
-        self._caching_type = True
+        self._caching = True
         try:
             with _generic_parse():
-                parsed = super().parse_type()
+                parsed = parse()
         finally:
-            self._caching_type = False
+            self._caching = False
         if self._current_token.span.start >= match.end():
-            self._type_cache[text] = parsed
+            self._text_cache[text] = parsed
         return parsed
 
     def parse_optional_attribute(self):
+        if (cached := self._cached_symbol_ref()) is not None:
+            return cached
         with _generic_parse():
             return super().parse_optional_attribute()
 
     def parse_attribute(self):
+        if (cached := self._cached_symbol_ref()) is not None:
+            return cached
         with _generic_parse():
             return super().parse_attribute()
 

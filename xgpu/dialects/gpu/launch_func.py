@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     FunctionType,
     IndexType,
     ModuleOp,
@@ -87,6 +88,16 @@ def indexed_symbol_tables() -> Iterator[None]:
         yield
     finally:
         _SYMBOL_INDEX = outer
+
+
+_SEGMENT_SIZES: dict[tuple[int, ...], DenseArrayBase] = {}
+
+
+def _segment_sizes(sizes: tuple[int, ...]) -> DenseArrayBase:
+    attr = _SEGMENT_SIZES.get(sizes)
+    if attr is None:
+        attr = _SEGMENT_SIZES[sizes] = DenseArrayBase.from_list(i32, sizes)
+    return attr
 
 
 def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
@@ -184,21 +195,25 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
     ):
         if len(grid) != 3 or len(block) != 3 or (cluster is not None and len(cluster) != 3):
             raise ValueError("grid, block and cluster sizes take three values (x, y, z)")
-        clusters: list[Sequence[SSAValue]] = (
-            [[c] for c in cluster] if cluster is not None else [[], [], []]
-        )
-        super().__init__(
-            operands=[
-                deps,
-                *grid,
-                *block,
-                *clusters,
-                [dynamic_shared_memory_size] if dynamic_shared_memory_size is not None else [],
-                args,
-                [async_object] if async_object is not None else [],
-            ],
-            result_types=[async_token_types(is_async)],
-            properties={"kernel": kernel},
+        # Built without xDSL's generic argument-list machinery (a host program
+        # holds thousands of launches): operands in definition order and their
+        # segment sizes.
+        groups: list[Sequence[SSAValue]] = [
+            deps,
+            *([g] for g in grid),
+            *([b] for b in block),
+            *([[c] for c in cluster] if cluster is not None else [[], [], []]),
+            [dynamic_shared_memory_size] if dynamic_shared_memory_size is not None else [],
+            args,
+            [async_object] if async_object is not None else [],
+        ]
+        super(IRDLOperation, self).__init__(
+            operands=[v for group in groups for v in group],
+            result_types=async_token_types(is_async),
+            properties={
+                "kernel": kernel,
+                "operandSegmentSizes": _segment_sizes(tuple(len(g) for g in groups)),
+            },
             attributes=dict(attributes or {}),
         )
 
