@@ -42,6 +42,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     EffectInstance,
+    HasCanonicalizationPatternsTrait,
     MemoryEffect,
     MemoryEffectKind,
     MemoryWriteEffect,
@@ -153,6 +154,35 @@ class _MemsetEffect(MemoryEffect):
 
 
 # ---------------------------------------------------------------------------
+# Canonicalization patterns (MLIR 22's, in xgpu.transforms.canonicalization)
+# ---------------------------------------------------------------------------
+
+
+class _WaitCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from xgpu.transforms.canonicalization.gpu_wait import wait_patterns
+
+        return wait_patterns()
+
+
+class _MemcpyCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from xgpu.transforms.canonicalization.gpu_memory import memcpy_patterns
+
+        return memcpy_patterns()
+
+
+class _MemsetCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from xgpu.transforms.canonicalization.gpu_memory import memset_patterns
+
+        return memset_patterns()
+
+
+# ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
 
@@ -196,6 +226,8 @@ class WaitOp(AsyncOpInterface, IRDLOperation):
 
     async_dependencies = var_operand_def(AsyncTokenType)
     async_token = opt_result_def(AsyncTokenType)
+
+    traits = traits_def(_WaitCanonicalization())
 
     custom_directives = (AsyncDependencies,)
     assembly_format = "custom<AsyncDependencies>(type($async_token), $async_dependencies) attr-dict"
@@ -289,7 +321,7 @@ class MemcpyOp(AsyncOpInterface, IRDLOperation):
     src = operand_def(MemRefType)
     async_token = opt_result_def(AsyncTokenType)
 
-    traits = traits_def(_MemcpyEffect())
+    traits = traits_def(_MemcpyEffect(), _MemcpyCanonicalization())
 
     custom_directives = (AsyncDependencies, RankedMemRefType)
     assembly_format = (
@@ -326,7 +358,7 @@ class MemsetOp(AsyncOpInterface, IRDLOperation):
     value = operand_def()
     async_token = opt_result_def(AsyncTokenType)
 
-    traits = traits_def(_MemsetEffect())
+    traits = traits_def(_MemsetEffect(), _MemsetCanonicalization())
 
     custom_directives = (AsyncDependencies, RankedMemRefType)
     assembly_format = (

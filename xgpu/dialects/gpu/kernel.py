@@ -39,7 +39,7 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryWriteEffect, Pure, SymbolTable
+from xdsl.traits import HasCanonicalizationPatternsTrait, MemoryWriteEffect, Pure, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.dialects.gpu.attributes import (
@@ -351,6 +351,14 @@ class SubgroupSizeOp(_SubgroupQueryOp):
 # --------------------------------------------------------------------------- #
 
 
+class _BarrierCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from xgpu.transforms.canonicalization.gpu_kernel import barrier_patterns
+
+        return barrier_patterns()
+
+
 @irdl_op_definition
 class BarrierOp(IRDLOperation):
     """`gpu.barrier`: wait for every work item of the workgroup.
@@ -361,6 +369,8 @@ class BarrierOp(IRDLOperation):
     way."""
 
     name = "gpu.barrier"
+
+    traits = traits_def(_BarrierCanonicalization())
 
     assembly_format = "attr-dict"
 

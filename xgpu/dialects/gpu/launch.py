@@ -51,7 +51,12 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
@@ -76,6 +81,14 @@ def _symbol_ref(sym: str | StringAttr | SymbolRefAttr | None) -> SymbolRefAttr |
     if sym is None or isinstance(sym, SymbolRefAttr):
         return sym
     return SymbolRefAttr(sym)
+
+
+class _LaunchCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from xgpu.transforms.canonicalization.gpu_launch import launch_patterns
+
+        return launch_patterns()
 
 
 @irdl_op_definition
@@ -105,7 +118,7 @@ class LaunchOp(AsyncOpInterface, RegionVerifier, IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), _LaunchCanonicalization())
 
     def __init__(
         self,

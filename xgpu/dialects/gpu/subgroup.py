@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.interfaces import ConditionallySpeculatableInterface
+from xdsl.interfaces import ConditionallySpeculatableInterface, HasFolderInterface
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -49,6 +49,7 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
     IsTerminator,
     NoMemoryEffect,
     Pure,
@@ -415,6 +416,16 @@ class RotateOp(MLIRResultNames, IRDLOperation):
             raise VerifyException(f"offset must be in the range [0, {width})")
 
 
+class _GroupOpCanonicalization(HasCanonicalizationPatternsTrait):
+    """all_reduce / subgroup_reduce: `uniform` in a launch's entry block."""
+
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from xgpu.transforms.canonicalization.gpu_kernel import group_op_patterns
+
+        return group_op_patterns()
+
+
 @irdl_op_definition
 class AllReduceOp(RegionVerifier, IRDLOperation):
     """`gpu.all_reduce`: reduce a value over all work items of a workgroup,
@@ -429,7 +440,7 @@ class AllReduceOp(RegionVerifier, IRDLOperation):
 
     result = result_def()
 
-    traits = traits_def(IsolatedFromAboveWithMLIRMessage())
+    traits = traits_def(IsolatedFromAboveWithMLIRMessage(), _GroupOpCanonicalization())
 
     custom_directives = (AllReduceOperationKeyword,)
     assembly_format = (
@@ -498,7 +509,7 @@ class AllReduceOp(RegionVerifier, IRDLOperation):
 
 
 @irdl_op_definition
-class SubgroupReduceOp(IRDLOperation):
+class SubgroupReduceOp(HasFolderInterface, IRDLOperation):
     """`gpu.subgroup_reduce`: reduce a value over the lanes of a subgroup,
     optionally in clusters of `cluster_size` lanes `cluster_stride` apart."""
 
@@ -511,6 +522,8 @@ class SubgroupReduceOp(IRDLOperation):
     cluster_stride = prop_def(IntegerAttr[I32], default_value=IntegerAttr(1, i32))
 
     result = result_def()
+
+    traits = traits_def(_GroupOpCanonicalization())
 
     custom_directives = (AllReduceOperationKeyword, ClusterSpec)
     assembly_format = (
@@ -547,6 +560,11 @@ class SubgroupReduceOp(IRDLOperation):
         # syntax order (op, cluster_size, cluster_stride).
         self.properties = dict(sorted(self.properties.items()))
 
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        from xgpu.transforms.canonicalization.gpu_kernel import fold_subgroup_reduce
+
+        return fold_subgroup_reduce(self)
+
     def verify_(self) -> None:
         _check_same_operand_and_result(
             self.value, self.result, _is_int_or_float_or_vec, _INT_OR_FLOAT_OR_VEC
@@ -570,7 +588,7 @@ class SubgroupReduceOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SubgroupBroadcastOp(ConditionallySpeculatableInterface, IRDLOperation):
+class SubgroupBroadcastOp(ConditionallySpeculatableInterface, HasFolderInterface, IRDLOperation):
     """`gpu.subgroup_broadcast`: the value of `src` on the first active lane or
     on lane `lane`, for every lane of the subgroup."""
 
@@ -604,6 +622,11 @@ class SubgroupBroadcastOp(ConditionallySpeculatableInterface, IRDLOperation):
             result_types=[src.type],
             properties={"broadcast_type": broadcast_type},
         )
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        from xgpu.transforms.canonicalization.gpu_kernel import fold_subgroup_broadcast
+
+        return fold_subgroup_broadcast(self)
 
     def is_speculatable(self) -> bool:
         # Moving a first_active_lane broadcast across control flow changes

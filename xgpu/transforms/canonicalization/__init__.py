@@ -61,13 +61,15 @@ class CanonicalizationTable(PatternSource):
                 module.register(self)
 
     def patterns(self, op_type: type[Operation]) -> Sequence[RewritePattern]:
+        """The patterns of `op_type`, built on the first request only."""
         self._load()
-        if op_type in self._patterns:
-            return self._patterns[op_type]
-        found: list[RewritePattern] = []
-        for trait in op_type.get_traits_of_type(HasCanonicalizationPatternsTrait):
-            found.extend(trait.get_patterns(op_type))
-        return tuple(found)
+        patterns = self._patterns.get(op_type)
+        if patterns is None:
+            found: list[RewritePattern] = []
+            for trait in op_type.get_traits_of_type(HasCanonicalizationPatternsTrait):
+                found.extend(trait.get_patterns(op_type))
+            patterns = self._patterns[op_type] = tuple(found)
+        return patterns
 
     def folder(self, op_type: type[Operation]) -> Fold | None:
         self._load()
