@@ -11,6 +11,17 @@ from xdsl.passes import ModulePass
 _PASSES: dict[str, str] = {
     "canonicalize": "xgpu.transforms.canonicalize:CanonicalizePass",
     "gpu-async-simplify": "xgpu.transforms.async_simplify:AsyncSimplifyPass",
+    "gpu-kernel-outlining": "xgpu.transforms.kernel_outlining:GpuKernelOutliningPass",
+    "gpu-launch-sink-index-computations": (
+        "xgpu.transforms.sink_index_computations:GpuLaunchSinkIndexComputationsPass"
+    ),
+    "gpu-async-region": "xgpu.transforms.async_region:GpuAsyncRegionPass",
+    "gpu-map-parallel-loops": "xgpu.transforms.map_parallel_loops:GpuMapParallelLoopsPass",
+    "convert-parallel-loops-to-gpu": (
+        "xgpu.transforms.parallel_loops_to_gpu:ConvertParallelLoopsToGpuPass"
+    ),
+    "gpu-eliminate-barriers": "xgpu.transforms.eliminate_barriers:GpuEliminateBarriersPass",
+    "gpu-check-async": "xgpu.analysis.check_async:GpuCheckAsyncPass",
 }
 
 
