@@ -28,6 +28,13 @@ _ALLOC = MemoryEffectKind.ALLOC
 _Info = tuple[bool, bool, tuple[MemoryEffect, ...] | None]
 _INFO: dict[type[Operation], _Info] = {}
 
+# xDSL 0.75 declares no effect trait on these ops, while MLIR 22 declares them
+# effect-free (arith.extsi, cf.br and cf.cond_br are Pure, arith.remui
+# NoMemoryEffect) or with recursive effects (scf.execute_region): without this,
+# an unused one (or one holding them) would never be erased as MLIR erases it.
+_MLIR_NO_EFFECTS = frozenset({"arith.extsi", "arith.remui", "cf.br", "cf.cond_br"})
+_MLIR_RECURSIVE_EFFECTS = frozenset({"scf.execute_region"})
+
 
 def _info(op: Operation) -> _Info:
     op_type = type(op)
@@ -41,6 +48,10 @@ def _info(op: Operation) -> _Info:
             recursive = any(isinstance(t, RecursiveMemoryEffect) for t in traits)
             others = tuple(t for t in traits if not isinstance(t, RecursiveMemoryEffect))
             info = (never, recursive, others if traits else None)
+            if not traits and op.name in _MLIR_NO_EFFECTS:
+                info = (never, False, ())
+            elif not traits and op.name in _MLIR_RECURSIVE_EFFECTS:
+                info = (never, True, ())
         if not isinstance(op, UnregisteredOp):
             _INFO[op_type] = info
     return info
