@@ -79,6 +79,12 @@ def _is_graph_region(region: Region) -> bool:
 
 
 def value_dominates(info: DominanceInfo, value: SSAValue, user: Operation) -> bool:
+    # The common case first: a result used later in its own block.
+    if isinstance(value, OpResult) and (block := value.op.parent) is user.parent and block:
+        region = block.parent
+        if region is not None and not _is_graph_region(region):
+            def_op = value.op
+            return def_op is not user and info.position(def_op) < info.position(user)
     if isinstance(value, OpResult):
         def_op = value.op
         block = def_op.parent

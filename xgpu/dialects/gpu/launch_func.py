@@ -76,6 +76,9 @@ def _is_symbol_table(op: Operation) -> bool:
 # While the IR cannot change (during one verification), symbol tables are
 # indexed once instead of scanned for each launch.
 _SYMBOL_INDEX: dict[Operation, dict[str, Operation]] | None = None
+# Under this key of the index: the launches (container module, kernel, operand
+# types) already found valid.
+_VALID_LAUNCHES = object()
 
 
 @contextmanager
@@ -428,6 +431,20 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         ):
             return
 
+        # A launch of the same kernel with the same operand types was found
+        # valid earlier in this verification: nothing new to check.
+        if _SYMBOL_INDEX is not None:
+            ok_key = (module, self.kernel, tuple(o.type for o in self.kernel_operands))
+            ok_launches = _SYMBOL_INDEX.setdefault(_VALID_LAUNCHES, {})  # type: ignore[call-overload]
+            if ok_key in ok_launches:
+                return
+        else:
+            ok_key = ok_launches = None
+        self._verify_kernel_symbol_in(module)
+        if ok_launches is not None:
+            ok_launches[ok_key] = True  # type: ignore[index]
+
+    def _verify_kernel_symbol_in(self, module: ModuleOp) -> None:
         container_name = self.kernel_module_name
         container = lookup_symbol_in(module, container_name)
         if container is None:
