@@ -14,6 +14,7 @@ Passes that report warnings or remarks (not errors) use `emit(op, "warning", msg
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -216,6 +217,18 @@ class LineIndex:
 
 
 def make_location_attr(file: str, line: int, col: int) -> Attribute:
-    from xdsl.dialects.builtin import IntAttr, StringAttr
+    return FileLineColLoc(_file_attr(file), _int_attr(line), _int_attr(col))
 
-    return FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col))
+
+@functools.lru_cache(maxsize=64)
+def _file_attr(file: str) -> Attribute:
+    from xdsl.dialects.builtin import StringAttr
+
+    return StringAttr(file)
+
+
+@functools.lru_cache(maxsize=4096)
+def _int_attr(value: int) -> Attribute:
+    from xdsl.dialects.builtin import IntAttr
+
+    return IntAttr(value)

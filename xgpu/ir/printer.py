@@ -18,10 +18,13 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
+    SymbolRefAttr,
     UnrankedMemRefType,
     f64,
     i64,
@@ -30,6 +33,7 @@ from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
+from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir.affine_text import affine_map_text
 
 
@@ -182,7 +186,30 @@ class MLIRPrinter(Printer):
         finally:
             self._aliases = None
 
+    # Types and symbol references repeat on every line of a host program: each
+    # is rendered once per printer (never while collecting affine maps).
+    _attribute_texts: dict[Attribute, str] | None = None
+
     def print_attribute(self, attribute: Attribute) -> None:
+        if type(attribute) in _REPEATED_ATTRIBUTES and self._seen_maps is None:
+            texts = self._attribute_texts
+            if texts is None:
+                texts = self._attribute_texts = {}
+            text = texts.get(attribute)
+            if text is None:
+                stream, line, column = self.stream, self._current_line, self._current_column
+                self.stream = StringIO()
+                try:
+                    self._print_attribute(attribute)
+                    text = texts[attribute] = self.stream.getvalue()
+                finally:
+                    self.stream, self._current_line = stream, line
+                    self._current_column = column
+            self.print_string(text)
+            return
+        self._print_attribute(attribute)
+
+    def _print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, AffineMapAttr):
             if self._aliases is not None and attribute in self._aliases:
                 self.print_string(self._aliases[attribute])
@@ -223,6 +250,11 @@ class MLIRPrinter(Printer):
             self.print_string(">")
             return
         super().print_attribute(attribute)
+
+
+_REPEATED_ATTRIBUTES = frozenset(
+    {MemRefType, SymbolRefAttr, IndexType, IntegerType, AsyncTokenType}
+)
 
 
 @dataclass(frozen=True)
