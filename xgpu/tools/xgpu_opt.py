@@ -528,6 +528,9 @@ class XGpuOptMain(xDSLOptMain):
             except DiagnosticException as err:
                 engine.diagnostics.append(Diagnostic("error", _first_line(err), None))
             if engine.has_errors:
+                for diag in engine.diagnostics:
+                    if not diag.notes or not diag.notes[0].message.startswith("see current"):
+                        self._add_current_op_note(diag)
                 return ChunkResult(None, engine.diagnostics)
             return ChunkResult(self._output(module), engine.diagnostics)
 
