@@ -465,6 +465,7 @@ class XGpuOptMain(xDSLOptMain):
         for name in _XDSL_GPU_TARGETS:
             self.available_targets.pop(name, None)
         self.available_targets["mlir"] = lambda: XGpuMLIRTarget
+        self.available_targets["opencl"] = _opencl_target
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -616,6 +617,12 @@ class XGpuOptMain(xDSLOptMain):
             if out is not sys.stdout:
                 out.close()
         return 1 if failed else 0
+
+
+def _opencl_target():
+    from xgpu.backend.opencl.target import OpenCLTarget
+
+    return OpenCLTarget
 
 
 def _first_line(err: Exception) -> str:

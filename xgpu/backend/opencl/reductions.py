@@ -1,0 +1,367 @@
+"""gpu.all_reduce and the subgroup ops.
+
+Two subgroup models (`compile_gpu_module(..., subgroups=...)`):
+
+- "emulate" (the default, for devices without cl_khr_subgroups such as PoCL
+  3.x): subgroups are emulated through a `__local` scratch buffer and
+  `barrier(CLK_LOCAL_MEM_FENCE)`. With `subgroup_size=None` the whole
+  workgroup is one subgroup (lane id = linear local id, subgroup size = the
+  workgroup size, subgroup id 0, one subgroup); with `subgroup_size=S`, lanes
+  are grouped S by S in linear local-id order (the last subgroup may be
+  partial). Every emulated op contains barriers, so it must be reached by all
+  work items of the workgroup (uniform control flow), as MLIR requires for
+  `gpu.all_reduce`.
+- "khr": lane id, subgroup size/id/count come from cl_khr_subgroups
+  builtins; `gpu.shuffle` uses `sub_group_shuffle*` (cl_khr_subgroup_shuffle,
+  cl_khr_subgroup_shuffle_relative), unclustered `gpu.subgroup_reduce`
+  add/min/max on 32/64-bit types uses `sub_group_reduce_*`, and
+  `gpu.subgroup_broadcast` `sub_group_broadcast` (`sub_group_broadcast_first`,
+  cl_khr_subgroup_ballot, for first_active_lane); the other ops are emulated
+  as above, on the device's subgroups.
+
+`gpu.all_reduce` always reduces over the whole workgroup through the scratch
+buffer: the first work item folds the values left to right in linear local-id
+order (`xgpu.semantics.gpu.fold_reduce`), with no barrier inside a loop (PoCL
+compiles those in time exponential in their number); the region form inlines
+the region as the combining step. The scratch buffer is
+one `__local` kernel argument of (work items x largest element size) bytes,
+shared by every reduction and subgroup op of the kernel.
+
+The lanes' data movement follows `xgpu.semantics.gpu` exactly (`shuffle`,
+`rotate`, `broadcast`, `cluster_reduce`, `fold_reduce`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Operation
+
+from xgpu.backend.opencl.memref import ix_add, ix_text
+from xgpu.semantics import scalar
+from xgpu.semantics.gpu import combiner
+
+if TYPE_CHECKING:
+    from xgpu.backend.opencl.emit import FunctionEmitter
+
+LOCAL_BARRIER = "barrier(CLK_LOCAL_MEM_FENCE);"
+SCRATCH = "xg_scratch"
+LID = "xg_lid"
+NWI = "xg_nwi"
+
+LINEAR_LID = (
+    "(long)(get_local_id(0) + get_local_size(0) * "
+    "(get_local_id(1) + get_local_size(1) * get_local_id(2)))"
+)
+WORK_ITEMS = "(long)(get_local_size(0) * get_local_size(1) * get_local_size(2))"
+
+SUBGROUP_QUERIES = ("gpu.lane_id", "gpu.subgroup_id", "gpu.num_subgroups", "gpu.subgroup_size")
+SCRATCH_OPS = (
+    "gpu.all_reduce",
+    "gpu.subgroup_reduce",
+    "gpu.shuffle",
+    "gpu.rotate",
+    "gpu.subgroup_broadcast",
+)
+
+_KHR_REDUCE = {"add": "add", "minsi": "min", "maxsi": "max", "minui": "min", "maxui": "max"}
+
+
+@dataclass(frozen=True)
+class Subgroups:
+    """C expressions of the subgroup model inside a kernel (see the docstring)."""
+
+    mode: str  # "emulate" | "khr"
+    size: int | None  # emulated subgroup size (None: the workgroup)
+
+    @property
+    def simple(self) -> bool:
+        return self.mode == "emulate" and self.size is None
+
+    # lane, first scratch slot of the subgroup, lanes in it
+    @property
+    def lane(self) -> str:
+        return LID if self.simple else "xg_lane"
+
+    @property
+    def base(self) -> str | int:
+        return 0 if self.simple else "xg_sgbase"
+
+    @property
+    def count(self) -> str:
+        return NWI if self.simple else "xg_sgn"
+
+    def prologue(self) -> list[str]:
+        """Declarations at the top of a kernel that uses lanes."""
+        lines = [f"long {LID} = {LINEAR_LID};", f"long {NWI} = {WORK_ITEMS};"]
+        if self.simple:
+            return lines
+        if self.mode == "khr":
+            lines += [
+                "long xg_lane = (long)get_sub_group_local_id();",
+                "long xg_sgbase = (long)get_sub_group_id() * (long)get_max_sub_group_size();",
+                "long xg_sgn = (long)get_sub_group_size();",
+            ]
+        else:
+            s = self.size
+            lines += [
+                f"long xg_lane = {LID} % {s}L;",
+                f"long xg_sgbase = {LID} - xg_lane;",
+                f"long xg_sgn = min({s}L, {NWI} - xg_sgbase);",
+            ]
+        return lines
+
+    def query(self, name: str, in_kernel: bool) -> str:
+        """The C expression of a subgroup query op."""
+        if self.mode == "khr":
+            return {
+                "gpu.lane_id": "(long)get_sub_group_local_id()",
+                "gpu.subgroup_id": "(long)get_sub_group_id()",
+                "gpu.num_subgroups": "(long)get_num_sub_groups()",
+                "gpu.subgroup_size": "(long)get_sub_group_size()",
+            }[name]
+        lid = LID if in_kernel else LINEAR_LID
+        nwi = NWI if in_kernel else WORK_ITEMS
+        if self.size is None:
+            return {
+                "gpu.lane_id": lid,
+                "gpu.subgroup_id": "0L",
+                "gpu.num_subgroups": "1L",
+                "gpu.subgroup_size": nwi,
+            }[name]
+        s = self.size
+        if in_kernel:
+            return {
+                "gpu.lane_id": "xg_lane",
+                "gpu.subgroup_id": f"({LID} / {s}L)",
+                "gpu.num_subgroups": f"(({NWI} + {s - 1}L) / {s}L)",
+                "gpu.subgroup_size": "xg_sgn",
+            }[name]
+        return {
+            "gpu.lane_id": f"({lid} % {s}L)",
+            "gpu.subgroup_id": f"({lid} / {s}L)",
+            "gpu.num_subgroups": f"(({nwi} + {s - 1}L) / {s}L)",
+            "gpu.subgroup_size": f"min({s}L, {nwi} - {lid} / {s}L * {s}L)",
+        }[name]
+
+    # -------------------------------------------------- what an op needs
+    def scratch_bytes(self, op: Operation) -> int:
+        """Bytes per work item of scratch that `op` needs (0: none)."""
+        if op.name not in SCRATCH_OPS:
+            return 0
+        t = scalar(op.operands[0].type)
+        if self.mode == "khr":
+            if op.name == "gpu.shuffle" or op.name == "gpu.subgroup_broadcast":
+                return 0
+            if op.name == "gpu.subgroup_reduce" and _khr_reduce(op) is not None:
+                return 0
+        return t.nbytes
+
+
+def _khr_reduce(op: Operation) -> str | None:
+    """The sub_group_reduce_* builtin for `op`, where one fits."""
+    t = scalar(op.value.type)
+    kind = op.op.data.value
+    if op.cluster_size is not None or t.width not in (32, 64) or kind not in _KHR_REDUCE:
+        return None
+    if t.is_float and kind != "add":
+        return None
+    return f"sub_group_reduce_{_KHR_REDUCE[kind]}"
+
+
+# --------------------------------------------------------------------------- #
+# Emission                                                                    #
+# --------------------------------------------------------------------------- #
+
+
+def _scratch_ptr(t) -> str:
+    return f"__local {t.c}* xg_s = (__local {t.c}*){SCRATCH};"
+
+
+def _fold(fe: FunctionEmitter, op: Operation, t, lane, count, base, combine) -> str:
+    """Emit a reduction of `op`'s first operand over `count` lanes: every lane
+    writes its value to scratch, the first lane folds them left to right into
+    `xg_s[base]`, every lane reads the result. Returns the result's C name.
+    `combine(acc, rhs)` emits `acc = acc op rhs`.
+
+    (A tree with a barrier per level would be shorter on a GPU; PoCL compiles
+    barriers inside loops in time exponential in their number, and on a CPU a
+    sequential fold does the same work.)"""
+    value = fe.expr(op.operands[0])
+    result = fe.declare(op.results[0], op)
+    first = ix_text(base)
+    fe.open("{", op)
+    fe.line(_scratch_ptr(t), op)
+    fe.line(f"xg_s[{LID}] = {value};", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.open(f"if ({lane} == 0) {{", op)
+    fe.line(f"{t.c} xg_acc = xg_s[{first}];", op)
+    fe.open(f"for (long xg_j = 1; xg_j < {count}; ++xg_j) {{", op)
+    combine("xg_acc", f"xg_s[{ix_text(ix_add(base, 'xg_j'))}]")
+    fe.close("}", op)
+    fe.line(f"xg_s[{first}] = xg_acc;", op)
+    fe.close("}", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.line(f"{result} = xg_s[{first}];", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.close("}", op)
+    return result
+
+
+def _combine_with(fe: FunctionEmitter, op: Operation, kind: str, t):
+    sem = combiner(kind, t)
+    fe.use_semantics(sem, op)
+
+    def combine(lhs: str, rhs: str) -> None:
+        fe.line(f"{lhs} = {sem.c(lhs, rhs)};", op)
+
+    return combine
+
+
+def emit_all_reduce(fe: FunctionEmitter, op: Operation) -> None:
+    t = fe.scalar_of(op.value, op)
+    fe.require_scratch(op)
+    if op.op is not None:
+        combine = _combine_with(fe, op, op.op.data.value, t)
+    else:
+        block = op.body.blocks.first
+        if block is None or len(op.body.blocks) != 1:
+            fe.fail(op, "the region of gpu.all_reduce must have exactly one block")
+
+        def combine(lhs: str, rhs: str) -> None:
+            a, b = block.args
+            fe.line(f"{t.c} xg_lhs = {lhs}, xg_rhs = {rhs};", op)
+            fe.bind(a, "xg_lhs")
+            fe.bind(b, "xg_rhs")
+
+            def on_yield(term: Operation) -> None:
+                if term.name != "gpu.yield" or len(term.operands) != 1:
+                    fe.fail(term, "expected gpu.yield of one value")
+                fe.line(f"{lhs} = {fe.expr(term.operands[0])};", term)
+
+            fe.emit_block_ops(block, on_yield)
+
+    _fold(fe, op, t, LID, NWI, 0, combine)
+
+
+def emit_subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
+    t = fe.scalar_of(op.value, op)
+    kind = op.op.data.value
+    sg = fe.subgroups
+    if sg.mode == "khr" and (builtin := _khr_reduce(op)) is not None:
+        fe.require_extension("cl_khr_subgroups")
+        v = fe.expr(op.value)
+        if kind in ("minui", "maxui"):
+            fe.define(op.result, f"({t.c}){builtin}(({t.cu}){v})", op)
+        else:
+            fe.define(op.result, f"{builtin}({v})", op)
+        return
+    fe.require_scratch(op)
+    combine = _combine_with(fe, op, kind, t)
+    if op.cluster_size is None:
+        _fold(fe, op, t, sg.lane, sg.count, sg.base, combine)
+        return
+    size = op.cluster_size.value.data
+    stride = op.cluster_stride.value.data if op.cluster_stride is not None else 1
+    span = size * stride
+    value = fe.expr(op.value)
+    result = fe.declare(op.result, op)
+    sem = combiner(kind, t)
+    fe.open("{", op)
+    fe.line(_scratch_ptr(t), op)
+    fe.line(f"xg_s[{LID}] = {value};", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.line(f"long xg_cb = {sg.lane} / {span}L * {span}L + {sg.lane} % {stride}L;", op)
+    first = ix_text(ix_add(sg.base, "xg_cb"))
+    fe.line(f"{t.c} xg_acc = xg_s[{first}];", op)
+    fe.open(f"for (long xg_j = 1; xg_j < {size}L; ++xg_j) {{", op)
+    fe.line(f"long xg_l = xg_cb + xg_j * {stride}L;", op)
+    elem = f"xg_s[{ix_text(ix_add(sg.base, 'xg_l'))}]"
+    fe.line(f"if (xg_l < {sg.count}) xg_acc = {sem.c('xg_acc', elem)};", op)
+    fe.close("}", op)
+    fe.line(f"{result} = xg_acc;", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.close("}", op)
+
+
+def _exchange(fe: FunctionEmitter, op: Operation, src: str, valid: str) -> None:
+    """Write the value to scratch, read lane `src` of the subgroup when `valid`."""
+    t = fe.scalar_of(op.operands[0], op)
+    fe.require_scratch(op)
+    sg = fe.subgroups
+    value = fe.expr(op.operands[0])
+    result = fe.declare(op.results[0], op)
+    valid_name = fe.declare(op.results[1], op) if len(op.results) > 1 else None
+    fe.open("{", op)
+    fe.line(_scratch_ptr(t), op)
+    fe.line(f"xg_s[{LID}] = {value};", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.line(f"long xg_src = {src};", op)
+    fe.line(f"uchar xg_ok = (uchar)({valid});", op)
+    fe.line(f"{result} = xg_ok ? xg_s[{ix_text(ix_add(sg.base, 'xg_src'))}] : {value};", op)
+    if valid_name is not None:
+        fe.line(f"{valid_name} = xg_ok;", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.close("}", op)
+
+
+_SRC = {
+    "xor": "{lane} ^ {off}",
+    "up": "{lane} - {off}",
+    "down": "{lane} + {off}",
+    "idx": "{off}",
+}
+_KHR_SHUFFLE = {
+    "xor": ("sub_group_shuffle_xor", "cl_khr_subgroup_shuffle"),
+    "idx": ("sub_group_shuffle", "cl_khr_subgroup_shuffle"),
+    "up": ("sub_group_shuffle_up", "cl_khr_subgroup_shuffle_relative"),
+    "down": ("sub_group_shuffle_down", "cl_khr_subgroup_shuffle_relative"),
+}
+
+
+def emit_shuffle(fe: FunctionEmitter, op: Operation) -> None:
+    sg = fe.subgroups
+    mode = op.mode.data.value
+    off = f"(long){fe.expr(op.offset)}"
+    width = f"(long){fe.expr(op.width)}"
+    src = _SRC[mode].format(lane=sg.lane, off=off)
+    valid = f"xg_src >= 0 && xg_src < {width} && xg_src < {sg.count}"
+    if sg.mode != "khr":
+        _exchange(fe, op, src, valid)
+        return
+    t = fe.scalar_of(op.value, op)
+    builtin, ext = _KHR_SHUFFLE[mode]
+    fe.require_extension("cl_khr_subgroups")
+    fe.require_extension(ext)
+    v = fe.expr(op.value)
+    shuffled = fe.define_local(t.c, f"{builtin}({v}, (uint){off})", op)
+    ok = fe.define_local("long", src, op)
+    valid_expr = f"(uchar)({ok} >= 0 && {ok} < {width} && {ok} < {sg.count})"
+    valid_name = fe.define(op.valid, valid_expr, op)
+    fe.define(op.shuffle_result, f"{valid_name} ? {shuffled} : {v}", op)
+
+
+def emit_rotate(fe: FunctionEmitter, op: Operation) -> None:
+    sg = fe.subgroups
+    offset = op.offset.value.data
+    width = op.width.value.data
+    src = f"({sg.lane} + {offset}L) % {width}L"
+    valid = f"{sg.lane} < {width}L && xg_src < {sg.count}"
+    _exchange(fe, op, src, valid)
+
+
+def emit_broadcast(fe: FunctionEmitter, op: Operation) -> None:
+    sg = fe.subgroups
+    specific = op.broadcast_type.data.value == "specific_lane"
+    if sg.mode == "khr":
+        fe.require_extension("cl_khr_subgroups")
+        v = fe.expr(op.src)
+        if specific:
+            fe.define(op.result, f"sub_group_broadcast({v}, (uint){fe.expr(op.lane)})", op)
+        else:
+            fe.require_extension("cl_khr_subgroup_ballot")
+            fe.define(op.result, f"sub_group_broadcast_first({v})", op)
+        return
+    lane = f"(long){fe.expr(op.lane)}" if specific and op.lane is not None else "0"
+    _exchange(fe, op, lane, f"xg_src >= 0 && xg_src < {sg.count}")
