@@ -23,3 +23,4 @@ lint:
 bench:
 	$(PYTHON) bench/parse.py
 	$(PYTHON) bench/compile.py
+	$(PYTHON) bench/launch.py

@@ -6,14 +6,16 @@ The library entry points (imported lazily, so that `import xgpu` is cheap):
 - `xgpu.verify(module)`: verify as mlir-opt does; None, or the first Diagnostic;
 - `xgpu.print_mlir(module)`: the text xgpu-opt prints;
 - `xgpu.make_context()`: an xDSL Context with xgpu's gpu dialect;
-- `xgpu.GPU`: the dialect object.
+- `xgpu.GPU`: the dialect object;
+- `xgpu.run(module_or_text, entry="main", args=[...])`: run a host function with
+  its GPU work on an OpenCL device (see `xgpu.runtime.api`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["GPU", "make_context", "parse", "print_mlir", "verify"]
+__all__ = ["GPU", "make_context", "parse", "print_mlir", "run", "verify"]
 
 
 def __getattr__(name: str) -> Any:
@@ -29,6 +31,10 @@ def __getattr__(name: str) -> Any:
         from xgpu.ir.printer import print_mlir
 
         return print_mlir
+    if name == "run":
+        from xgpu.runtime.api import run
+
+        return run
     if name == "GPU":
         from xgpu.dialects.gpu import GPU
 

@@ -1,0 +1,43 @@
+"""xgpu-run: run a host function, its GPU work on an OpenCL device.
+
+    xgpu-run prog.mlir [--entry main] [--device NAME] [--verbose] [--trace t.json]
+    xgpu.run(module_or_text, entry="main", args=[numpy arrays, scalars])
+
+How a run goes (`api`):
+
+1. the text is parsed with xgpu-opt's dialects (plus MLIR's custom syntax of
+   `memref.cast`, `memref.copy` and `memref.global`, see `syntax`) and
+   verified; `gpu.launch` ops are outlined by `gpu-kernel-outlining`;
+2. every host `func.func` is compiled into one Python function (`compile_host`):
+   SSA values are locals, `scf.for` a Python `for`, arith/math ops call the
+   Python side of `xgpu.semantics`; nothing is interpreted op by op;
+3. each launched `gpu.module` is emitted as OpenCL C
+   (`xgpu.backend.opencl.compile_gpu_module`) and built once per device and
+   source for the process (`opencl_device.DeviceContext`); each
+   `gpu.launch_func` site gets a generated launcher that sets the kernel's
+   arguments as its ABI says and enqueues it (`kernels`);
+4. the entry function is called; device work goes to one out-of-order queue,
+   async tokens being tuples of OpenCL events (`tokens`): an op waits for
+   exactly its dependencies, so a missing dependency races as it would on a
+   GPU; the run waits for all device work before it returns.
+
+Memory (`memref`): host memrefs are numpy arrays behind strided descriptors;
+`gpu.alloc` memory is a `cl.Buffer` (host access to it is an error reported
+at the op); `gpu.alloc host_shared` and `gpu.host_register` give the device a
+buffer over the host array (`CL_MEM_USE_HOST_PTR`; devices with unified host
+memory only). Host loads and stores are bounds-checked; kernel accesses are
+not (OpenCL has no bounds checks).
+
+Output (`runner_utils`): MLIR's runner utilities (`printMemrefF32`, ...,
+`printNewline`) in MLIR's exact format; `gpu.printf` output is written by the
+OpenCL driver when the kernel completes, the host's buffered output being
+flushed before each launch of a printing kernel, so the two are in program
+order whenever the host waits for a kernel before printing again.
+
+`--trace` (`trace`): a Chrome/Perfetto JSON trace of every device command from
+OpenCL profiling, plus the host's blocking waits.
+
+Environment: `XGPU_DEVICE` (or `XGPU_OPENCL_DEVICE`) picks the device as
+`--device` does; `XGPU_OOO=0` uses an in-order queue (debugging only: it hides
+missing dependencies).
+"""

@@ -1,0 +1,396 @@
+"""Running host programs: `xgpu.run` and what `xgpu-run` calls.
+
+    import numpy as np, xgpu
+    x = np.arange(8, dtype=np.float32)
+    xgpu.run(text, entry="main", args=[x, 8])   # x is updated in place
+
+`run(module_or_text, entry="main", args=(), *, device=None, trace=None,
+stdout=None, name="<input>")`:
+
+- `module_or_text`: MLIR text (parsed and verified as xgpu-opt does) or a
+  `ModuleOp` (verified; left unchanged: it is cloned before `gpu.launch` ops
+  are outlined);
+- `args`: one per argument of the entry function: a numpy array for a memref
+  (used in place, no copy: what the program writes to it is in the array
+  afterwards; its dtype must be the memref's element type: index is int64,
+  i1 is uint8), a Python or numpy scalar for a scalar, a tuple of
+  `pyopencl.Event` (or None) for an `!gpu.async.token`;
+- returns None (no result), the result, or a tuple of results: scalars as
+  Python values, memrefs as numpy arrays (a view of host memory; device memory
+  is copied back), tokens as tuples of `pyopencl.Event`. The run waits for all
+  its device work before returning;
+- `device`: a device name as for `--device` (default: `$XGPU_DEVICE`, else a
+  GPU, else the CPU); `trace`: a path to write a Chrome trace to; `stdout`:
+  where the runner utilities print (default `sys.stdout`; `gpu.printf` output
+  of kernels is written by the OpenCL driver to file descriptor 1).
+
+Errors are `RunError`s carrying an MLIR-style `Diagnostic` at the op that
+failed (parse and verifier errors, ops the runtime does not support, OpenCL
+build failures with the generated line, runtime failures such as host access
+to device memory or `cf.assert`).
+
+Out-of-bounds accesses in kernels are not checked: OpenCL has no bounds
+checks, so they read or corrupt other memory, or crash the driver.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnrankedMemRefType
+from xdsl.ir import Operation
+
+from xgpu import diagnostics
+from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
+from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
+from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, from_numpy, numpy_dtype
+from xgpu.runtime.runner_utils import RunnerUtils
+
+
+class RunError(Exception):
+    """A program that cannot be run, or that failed while running."""
+
+    def __init__(self, diagnostic: Diagnostic, sources: SourceFiles | None = None):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+        self.sources = sources
+
+    def format(self) -> str:
+        return diagnostics.format_diagnostic(self.diagnostic, self.sources)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _error(op: Operation | None, message: str, sources: SourceFiles | None, notes=()) -> RunError:
+    diag = Diagnostic("error", message, location_of(op), op=op)
+    for note_op, note in notes:
+        diag.notes.append(
+            Diagnostic("note", note, location_of(note_op) if note_op is not None else None)
+        )
+    return RunError(diag, sources)
+
+
+def _has_op(module: ModuleOp, name: str) -> bool:
+    return any(op.name == name for op in module.walk())
+
+
+def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleOp, SourceFiles]:
+    """Parse (if text), verify and outline `gpu.launch` ops; a `ModuleOp` is
+    cloned first when it has launches to outline."""
+    from xgpu.ir.verifier import verify_ir
+    from xgpu.runtime.syntax import runner_context
+    from xgpu.tools.xgpu_opt import _LocatedParseError, parse_error_diagnostic
+
+    sources = SourceFiles()
+    ctx = runner_context()
+    if isinstance(module_or_text, str):
+        from xdsl.utils.exceptions import ParseError
+
+        from xgpu.tools.xgpu_opt import LocatingParser
+
+        sources.add(name, module_or_text)
+        parser = LocatingParser(ctx, module_or_text, name)
+        try:
+            module = parser.parse_module()
+        except ParseError as err:
+            raise RunError(parse_error_diagnostic(err, 0, ctx), sources) from None
+        except _LocatedParseError as err:
+            raise RunError(err.diag, sources) from None
+        except Exception as err:  # as xgpu-opt: reported where the parser stands
+            message = " ".join(map(str, err.args)) or type(err).__name__
+            raise RunError(parser.diagnostic_here(message), sources) from None
+    elif isinstance(module_or_text, ModuleOp):
+        module = module_or_text
+    else:
+        raise TypeError("run() takes MLIR text or a builtin.module")
+    diag = verify_ir(module)
+    if diag is not None:
+        raise RunError(diag, sources)
+    if _has_op(module, "gpu.launch"):
+        if module is module_or_text:
+            module = module.clone()
+        _outline(module, ctx, sources)
+    return module, sources
+
+
+def _outline(module: ModuleOp, ctx: Any, sources: SourceFiles) -> None:
+    try:
+        from xgpu.transforms.kernel_outlining import GpuKernelOutliningPass
+    except ImportError:  # pragma: no cover - the pass ships with xgpu
+        op = next(o for o in module.walk() if o.name == "gpu.launch")
+        raise _error(op, "gpu.launch needs the gpu-kernel-outlining pass", sources) from None
+    with diagnostics.collecting() as engine:
+        GpuKernelOutliningPass().apply(ctx, module)
+    errors = [d for d in engine.diagnostics if d.severity == "error"]
+    if errors:
+        raise RunError(errors[0], sources)
+
+
+@dataclass
+class RunOptions:
+    device: str | None = None
+    trace: str | None = None
+    stdout: TextIO | None = None
+    verbose: bool = False
+    in_order: bool | None = None
+
+
+class _Hooks:
+    """What the host compiler binds into the generated code."""
+
+    def __init__(self, runner: Runner):
+        self.runner_ = runner
+
+    def semantics(self, op: Operation):
+        from xgpu import semantics
+
+        if op.name not in semantics.supported_ops():
+            return None
+        try:
+            return semantics.lookup(op)
+        except semantics.SemanticsError as err:
+            raise HostCompileError(op, str(err)) from None
+
+    def runner(self, name: str):
+        return self.runner_.utils.functions()[name]
+
+    def gpu(self):
+        return self.runner_.gpu_runtime()
+
+    def launcher(self, op: Operation):
+        from xgpu.runtime.kernels import KernelBuildError
+
+        try:
+            return self.runner_.kernel_cache().launcher(op)
+        except KernelBuildError as err:
+            raise _error(err.op, err.message, self.runner_.sources, err.notes) from None
+        except RuntimeFailure as err:
+            raise HostCompileError(op, str(err)) from None
+
+    def global_memref(self, op: Operation) -> MemRef:
+        return _global_memref(op)
+
+
+def _global_memref(op: Operation) -> MemRef:
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+    mtype = op.type
+    dtype = numpy_dtype(mtype.element_type)
+    shape = tuple(mtype.get_shape())
+    init = op.initial_value
+    data = np.zeros(shape, dtype=dtype)
+    if isinstance(init, DenseIntOrFPElementsAttr):
+        values = init.get_values()
+        if len(values) == 1 and data.size != 1:
+            data[...] = values[0]
+        else:
+            data[...] = np.array(values, dtype=dtype).reshape(shape)
+    m = from_numpy(data)
+    m.storage.kind = "global"
+    return m
+
+
+class Runner:
+    """One program, compiled for one run on one device."""
+
+    def __init__(self, module: ModuleOp, sources: SourceFiles, options: RunOptions):
+        self.module = module
+        self.sources = sources
+        self.options = options
+        self.out = options.stdout if options.stdout is not None else sys.stdout
+        self.utils = RunnerUtils(self.out)
+        self._gpu = None
+        self._kernels = None
+        compiler = HostCompiler(module, _Hooks(self))
+        try:
+            self.program: HostProgram = compiler.compile()
+        except HostCompileError as err:
+            raise _error(err.op, err.message, sources) from None
+        except RunError:
+            raise
+        except Exception as err:  # a bug of xgpu-run: say where, no traceback
+            op = compiler.current_op
+            raise _error(op, f"internal error: {type(err).__name__}: {err}", sources) from err
+
+    def gpu_runtime(self):
+        if self._gpu is None:
+            from xgpu.runtime.opencl_device import (
+                DeviceError,
+                GpuRuntime,
+                QueueConfig,
+                describe,
+                select_device,
+            )
+
+            try:
+                device = select_device(self.options.device)
+            except DeviceError as err:
+                raise RunError(Diagnostic("error", str(err), None)) from None
+            if self.options.verbose:
+                print(f"xgpu-run: device: {describe(device)}", file=sys.stderr)
+            self._gpu = GpuRuntime(
+                device,
+                QueueConfig(profile=self.options.trace is not None, in_order=self.options.in_order),
+            )
+        return self._gpu
+
+    def kernel_cache(self):
+        if self._kernels is None:
+            from xgpu.runtime.kernels import KernelCache
+
+            self._kernels = KernelCache(self.module, self.gpu_runtime())
+        return self._kernels
+
+    # -- calling ----------------------------------------------------------- #
+
+    def call(self, entry: str, args: Sequence[Any]) -> Any:
+        func = self.program.func_ops.get(entry)
+        if func is None or entry not in self.program.functions:
+            raise RunError(Diagnostic("error", f"no function @{entry} to run", None), self.sources)
+        arg_types = list(func.function_type.inputs.data)
+        if len(args) != len(arg_types):
+            raise _error(
+                func,
+                f"@{entry} takes {len(arg_types)} arguments, {len(args)} given",
+                self.sources,
+            )
+        values = [
+            _convert_arg(a, t, func, i, self.sources)
+            for i, (a, t) in enumerate(zip(args, arg_types))
+        ]
+        try:
+            result = self.program.functions[entry](*values)
+            if self._gpu is not None:
+                self._gpu.finish()
+        except (RunError, BrokenPipeError, KeyboardInterrupt):
+            raise
+        except Exception as err:
+            raise self._runtime_error(err) from None
+        finally:
+            self._flush()
+        if self._gpu is not None and self.options.trace is not None:
+            assert self._gpu.tracer is not None
+            self._gpu.tracer.write(self.options.trace, self._gpu.dctx.description)
+        results = list(func.function_type.outputs.data)
+        if not results:
+            return None
+        values = result if len(results) > 1 else (result,)
+        converted = tuple(self._convert_result(v) for v in values)
+        return converted if len(results) > 1 else converted[0]
+
+    def _flush(self) -> None:
+        try:
+            self.out.flush()
+        except (AttributeError, ValueError):
+            pass
+
+    def _convert_result(self, value: Any) -> Any:
+        if isinstance(value, MemRef):
+            if value.storage.host is not None:
+                return value.host_view()
+            return _read_device(self._gpu, value)
+        return value
+
+    def _runtime_error(self, err: BaseException) -> RunError:
+        op = None
+        tb = err.__traceback__
+        for frame, line in traceback.walk_tb(tb):
+            if frame.f_code.co_filename == self.program.filename:
+                op = self.program.op_at(line)
+        message = _runtime_message(err)
+        return _error(op, message, self.sources)
+
+
+def _runtime_message(err: BaseException) -> str:
+    try:
+        import pyopencl as cl
+
+        if isinstance(err, cl.Error):
+            return f"OpenCL error: {err}"
+    except ImportError:  # pragma: no cover
+        pass
+    from xgpu.semantics import UndefinedBehavior
+
+    if isinstance(err, RuntimeFailure):
+        return str(err)
+    if isinstance(err, UndefinedBehavior):
+        return f"undefined behavior: {err}"
+    if isinstance(err, IndexError):
+        return f"out-of-bounds host memory access ({err})"
+    return f"{type(err).__name__}: {err}"
+
+
+def _read_device(gpu: Any, m: MemRef) -> np.ndarray:
+    import pyopencl as cl
+
+    lo, hi = m.span()
+    tmp = np.empty(max(hi - lo, 1), dtype=m.dtype)
+    if hi > lo:
+        cl.enqueue_copy(gpu.queue, tmp, m.storage.buf, src_offset=lo * m.dtype.itemsize)
+    view = MemRef(
+        Storage(tmp, None, tmp.nbytes, "host"), m.dtype, m.offset - lo, m.sizes, m.strides
+    )
+    return np.array(view.host_view())
+
+
+def _convert_arg(value: Any, arg_type: Any, func: Operation, i: int, sources) -> Any:
+    if isinstance(arg_type, MemRefType | UnrankedMemRefType):
+        if isinstance(value, MemRef):
+            return value
+        if not isinstance(value, np.ndarray):
+            raise _error(func, f"argument {i} must be a numpy array (for {arg_type})", sources)
+        dtype = numpy_dtype(arg_type.element_type)
+        if value.dtype != dtype and not (dtype == np.uint8 and value.dtype == np.bool_):
+            raise _error(
+                func,
+                f"argument {i}: array of {value.dtype}, expected {dtype} for {arg_type}",
+                sources,
+            )
+        if isinstance(arg_type, MemRefType):
+            shape = arg_type.get_shape()
+            if len(shape) != value.ndim or any(
+                s >= 0 and s != n for s, n in zip(shape, value.shape)
+            ):
+                raise _error(
+                    func, f"argument {i}: array of shape {value.shape} for {arg_type}", sources
+                )
+        try:
+            return from_numpy(value)
+        except TypeError as err:
+            raise _error(func, f"argument {i}: {err}", sources) from None
+    from xgpu.dialects.gpu.types import AsyncTokenType
+    from xgpu.semantics import SemanticsError, scalar
+
+    if isinstance(arg_type, AsyncTokenType):
+        # A token: None (no work), an event, or events (a token another run returned).
+        if value is None:
+            return ()
+        return tuple(value) if isinstance(value, tuple | list) else (value,)
+    try:
+        return scalar(arg_type).norm(value)
+    except SemanticsError:
+        raise _error(func, f"argument {i} of type {arg_type} is not supported", sources) from None
+    except (TypeError, ValueError):
+        raise _error(func, f"argument {i}: {value!r} is not a {arg_type}", sources) from None
+
+
+def run(
+    module_or_text: str | ModuleOp,
+    entry: str = "main",
+    args: Sequence[Any] = (),
+    *,
+    device: str | None = None,
+    trace: str | None = None,
+    stdout: TextIO | None = None,
+    name: str = "<input>",
+) -> Any:
+    """Run `entry` of a module (see the module docstring)."""
+    module, sources = load(module_or_text, name)
+    runner = Runner(module, sources, RunOptions(device=device, trace=trace, stdout=stdout))
+    return runner.call(entry, list(args))

@@ -1,0 +1,249 @@
+"""Memref descriptors of the host runtime.
+
+A memref value of a running host function is a `MemRef`: a view (element
+`offset`, `sizes`, `strides`, all in elements, as MLIR's strided descriptor)
+over a `Storage`, the allocation. A `Storage` has
+
+- `host`: a 1-D numpy array of the elements when the memory is reachable from
+  the host (`memref.alloc`, a numpy array passed in, `gpu.alloc host_shared`);
+- `buf`: the `cl.Buffer` the device uses, when there is one: device memory of
+  `gpu.alloc`, the host array itself (`CL_MEM_USE_HOST_PTR`) for
+  `gpu.alloc host_shared` and after `gpu.host_register`.
+
+Views made by `memref.cast`, `memref.subview`, `memref.reinterpret_cast`, ...
+share the storage, so registering one view registers the memory of all.
+Descriptors are immutable; an unranked memref is the same descriptor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    UnrankedMemRefType,
+)
+from xdsl.ir import Attribute
+
+DYNAMIC = -9223372036854775808  # MLIR's ShapedType::kDynamic
+
+
+class RuntimeFailure(Exception):
+    """An error of the running program (reported at the op being run)."""
+
+
+def numpy_dtype(element_type: Attribute) -> np.dtype:
+    """The numpy type of one element of `element_type` in memory: the dtype of
+    its `xgpu.semantics` scalar (i1 is a byte holding 0 or 1, index is int64)."""
+    from xgpu.semantics import SemanticsError, scalar
+
+    try:
+        return scalar(element_type).dtype
+    except SemanticsError as err:
+        raise RuntimeFailure(f"memrefs of {element_type}: {err}") from None
+
+
+def row_major_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:
+    strides = []
+    running = 1
+    for size in reversed(sizes):
+        strides.append(running)
+        running *= size
+    return tuple(reversed(strides))
+
+
+def static_layout(memref_type: MemRefType) -> tuple[int | None, tuple[int | None, ...] | None]:
+    """(offset, strides) of a memref type, None where dynamic; (0, row-major) for
+    the identity layout; (None, None) for a layout that is not strided."""
+    shape = tuple(memref_type.get_shape())
+    layout = memref_type.layout
+    if isinstance(layout, NoneAttr):
+        if any(s == DYNAMIC or s < 0 for s in shape[1:]):
+            # Row-major strides of a dynamic shape are only known at run time.
+            return 0, None
+        return 0, row_major_strides(shape)
+    if isinstance(layout, StridedLayoutAttr):
+        offset = layout.get_offset()
+        strides = layout.get_strides()
+        return (
+            None if offset is None else int(offset),
+            tuple(None if s is None else int(s) for s in strides),
+        )
+    try:
+        offset = memref_type.get_offset()
+        strides = memref_type.get_strides()
+    except Exception:
+        return None, None
+    if strides is None:
+        return None, None
+    return offset, tuple(strides)
+
+
+class Storage:
+    """One allocation: host elements and/or a device buffer (see module doc)."""
+
+    __slots__ = ("host", "buf", "nbytes", "kind", "released", "__weakref__")
+
+    def __init__(self, host: np.ndarray | None, buf: Any, nbytes: int, kind: str):
+        self.host = host
+        self.buf = buf
+        self.nbytes = nbytes
+        #: "host" (memref.alloc, numpy argument), "device" (gpu.alloc),
+        #: "shared" (gpu.alloc host_shared), "global" (memref.global)
+        self.kind = kind
+        self.released = False
+
+
+class _DeviceOnly:
+    """Stands for the host array of device memory: any host access is an error."""
+
+    __slots__ = ()
+
+    def _fail(self, *args: Any) -> Any:
+        raise RuntimeFailure(
+            "host access to device memory (allocated by gpu.alloc without host_shared)"
+        )
+
+    __getitem__ = __setitem__ = item = itemset = _fail
+
+
+DEVICE_ONLY = _DeviceOnly()
+
+
+class MemRef:
+    """A strided view over a `Storage` (see the module docstring)."""
+
+    __slots__ = ("host", "storage", "dtype", "offset", "sizes", "strides")
+
+    def __init__(
+        self,
+        storage: Storage,
+        dtype: np.dtype,
+        offset: int,
+        sizes: tuple[int, ...],
+        strides: tuple[int, ...],
+    ):
+        self.storage = storage
+        #: the storage's host array, or DEVICE_ONLY (kept here for fast loads/stores)
+        self.host = storage.host if storage.host is not None else DEVICE_ONLY
+        self.dtype = dtype
+        self.offset = offset
+        self.sizes = sizes
+        self.strides = strides
+
+    @property
+    def rank(self) -> int:
+        return len(self.sizes)
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for s in self.sizes:
+            n *= s
+        return n
+
+    def view(self, offset: int, sizes: tuple[int, ...], strides: tuple[int, ...]) -> MemRef:
+        return MemRef(self.storage, self.dtype, offset, sizes, strides)
+
+    def is_contiguous(self) -> bool:
+        """True when the view's elements are one row-major run of the storage."""
+        expected = 1
+        for size, stride in zip(reversed(self.sizes), reversed(self.strides)):
+            if size != 1 and stride != expected:
+                return False
+            expected *= size
+        return True
+
+    def span(self) -> tuple[int, int]:
+        """(first, last + 1) element positions the view touches (empty: (o, o))."""
+        if self.num_elements == 0:
+            return self.offset, self.offset
+        lo = hi = self.offset
+        for size, stride in zip(self.sizes, self.strides):
+            if stride >= 0:
+                hi += (size - 1) * stride
+            else:
+                lo += (size - 1) * stride
+        return lo, hi + 1
+
+    def host_view(self) -> np.ndarray:
+        """A numpy view of the elements (host memory only)."""
+        host = self.storage.host
+        if host is None:
+            raise RuntimeFailure(
+                "host access to device memory (allocated by gpu.alloc without host_shared)"
+            )
+        item = host.itemsize
+        if self.num_elements == 0:
+            return np.empty(self.sizes, dtype=self.dtype)
+        return np.lib.stride_tricks.as_strided(
+            host[self.offset :],
+            shape=self.sizes,
+            strides=tuple(s * item for s in self.strides),
+            writeable=True,
+        )
+
+    def data_address(self) -> int:
+        """The allocation's base address, as MLIR prints it (`base@ = 0x...`)."""
+        host = self.storage.host
+        if host is not None:
+            return host.ctypes.data
+        return 0
+
+    def __repr__(self) -> str:
+        return (
+            f"MemRef<{self.dtype}, {self.storage.kind}, offset={self.offset}, "
+            f"sizes={list(self.sizes)}, strides={list(self.strides)}>"
+        )
+
+
+def host_alloc(dtype: np.dtype, sizes: tuple[int, ...], kind: str = "host") -> MemRef:
+    """A new zero-filled row-major host memref."""
+    for s in sizes:
+        if s < 0:
+            raise RuntimeFailure(f"negative memref size {s}")
+    n = 1
+    for s in sizes:
+        n *= s
+    host = np.zeros(max(n, 1), dtype=dtype)
+    storage = Storage(host, None, n * dtype.itemsize, kind)
+    return MemRef(storage, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
+
+
+def from_numpy(array: np.ndarray) -> MemRef:
+    """A memref over a numpy array's memory (no copy). Non-contiguous arrays are
+    described by their strides when these are multiples of the item size."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected a numpy array, got {type(array).__name__}")
+    item = array.itemsize
+    if array.size == 0 or array.flags.c_contiguous:
+        flat = array.reshape(-1) if array.size else np.zeros(1, dtype=array.dtype)
+        storage = Storage(flat, None, array.nbytes, "host")
+        return MemRef(storage, array.dtype, 0, array.shape, row_major_strides(array.shape))
+    if any(s % item for s in array.strides):
+        raise TypeError("numpy array strides must be multiples of its item size")
+    strides = tuple(s // item for s in array.strides)
+    # The lowest address the view touches is its base; the offset is the distance
+    # from there to element [0, ..., 0].
+    low = sum((n - 1) * s for n, s in zip(array.shape, strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(array.shape, strides) if s > 0)
+    base = (
+        np.lib.stride_tricks.as_strided(
+            array, shape=(high - low + 1,), strides=(item,), writeable=True
+        )
+        if low == 0
+        else None
+    )
+    if base is None:
+        raise TypeError("numpy arrays with negative strides are not supported")
+    storage = Storage(base, None, (high - low + 1) * item, "host")
+    return MemRef(storage, array.dtype, 0, array.shape, strides)
+
+
+def memref_type_of(value_type: Attribute) -> MemRefType | UnrankedMemRefType | None:
+    if isinstance(value_type, MemRefType | UnrankedMemRefType):
+        return value_type
+    return None

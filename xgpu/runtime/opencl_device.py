@@ -1,0 +1,456 @@
+"""The OpenCL side of xgpu-run: device selection, contexts, program cache and
+the gpu ops of a run (memory, copies, fills, launches) on one queue.
+
+Device selection (`select_device`): `--device NAME` or `$XGPU_DEVICE` (or
+`$XGPU_OPENCL_DEVICE`, the variable of `xgpu.backend.opencl.device`); NAME is
+`gpu`, `cpu` or `accelerator` (the first device of that type), `P:D` (device
+D of platform P, as `clinfo -l` lists them) or a case-insensitive substring
+of the device or platform name. By default the first GPU, else the first
+CPU, else the first device.
+
+Contexts and built programs are kept for the life of the process, keyed by
+device and by OpenCL source: a program (one per `gpu.module`) is built once,
+and a second run of the same module in the same process (tests, `xgpu.run`
+in a loop) reuses it. Each run has its own queue: out of order (tokens are
+event lists, see `tokens`), or in order with `$XGPU_OOO=0` (a debugging
+mode: correct without dependencies, but independent chains no longer
+overlap); with profiling when a trace is recorded.
+
+Launches use pyopencl's fast path: a `cl.Kernel` per kernel, its arguments
+set with `_set_arg_multi` (buffers) and `_set_arg_buf_pack_multi` (typed
+scalars, packed by pyopencl without numpy scalars) and
+`_cl.enqueue_nd_range_kernel` with the dependency events; the code doing so
+is generated per launch site (see `compile_host`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyopencl as cl
+
+from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, row_major_strides
+from xgpu.runtime.tokens import EMPTY, Token, TokenOps, union
+from xgpu.runtime.trace import Tracer
+
+DEVICE_ENV = "XGPU_DEVICE"
+DEVICE_ENV_ALIAS = "XGPU_OPENCL_DEVICE"
+IN_ORDER_ENV = "XGPU_OOO"
+
+_mf = cl.mem_flags
+
+
+class DeviceError(Exception):
+    """No OpenCL device, or none matching the requested name."""
+
+
+def available_devices() -> list[tuple[int, int, cl.Device]]:
+    """(platform index, device index, device) of every OpenCL device."""
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error:
+        return []
+    found = []
+    for p, platform in enumerate(platforms):
+        try:
+            devices = platform.get_devices()
+        except cl.Error:
+            continue
+        for d, device in enumerate(devices):
+            found.append((p, d, device))
+    return found
+
+
+def device_type_name(device: cl.Device) -> str:
+    kind = device.type
+    if kind & cl.device_type.GPU:
+        return "GPU"
+    if kind & cl.device_type.CPU:
+        return "CPU"
+    if kind & cl.device_type.ACCELERATOR:
+        return "accelerator"
+    return "device"
+
+
+def describe(device: cl.Device) -> str:
+    """`NAME (PLATFORM DRIVER-VERSION, TYPE)`, e.g. `pthread-AMD EPYC (Portable
+    Computing Language 3.0-rc2, CPU)`."""
+    platform = device.platform.name.strip()
+    driver = device.driver_version.strip()
+    return f"{device.name.strip()} ({platform} {driver}, {device_type_name(device)})"
+
+
+def select_device(name: str | None = None) -> cl.Device:
+    """The device to run on (see the module docstring)."""
+    if name is None:
+        name = os.environ.get(DEVICE_ENV) or os.environ.get(DEVICE_ENV_ALIAS) or None
+    devices = available_devices()
+    if not devices:
+        raise DeviceError("no OpenCL device found (is an OpenCL platform installed?)")
+    if name is None:
+        for wanted in (cl.device_type.GPU, cl.device_type.CPU):
+            for _, _, device in devices:
+                if device.type & wanted:
+                    return device
+        return devices[0][2]
+    key = name.strip().lower()
+    kinds = {
+        "gpu": cl.device_type.GPU,
+        "cpu": cl.device_type.CPU,
+        "accelerator": cl.device_type.ACCELERATOR,
+    }
+    if key in kinds:
+        for _, _, device in devices:
+            if device.type & kinds[key]:
+                return device
+    elif (m := re.fullmatch(r"(\d+):(\d+)", key)) is not None:
+        for p, d, device in devices:
+            if (p, d) == (int(m[1]), int(m[2])):
+                return device
+    else:
+        for _, _, device in devices:
+            if key in device.name.lower() or key in device.platform.name.lower():
+                return device
+    listing = "; ".join(f"{p}:{d} {describe(dev)}" for p, d, dev in devices)
+    raise DeviceError(f"no OpenCL device matches '{name}' (available: {listing})")
+
+
+def has_device() -> bool:
+    return bool(available_devices())
+
+
+# --------------------------------------------------------------------------- #
+# Process-wide contexts and programs
+
+
+class BuildFailure(Exception):
+    """An OpenCL build error: the compiler's message, the line of the generated
+    source it points at and that line's number (1-based), or None."""
+
+    def __init__(self, message: str, line: int | None, source_line: str | None, log: str):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.source_line = source_line
+        self.log = log
+
+
+_LOG_LINE = re.compile(
+    r"^(?:(?:error|warning):\s*)?[^\n:]*?:(\d+):(\d+):\s*(?:(error|warning):\s*)?(.*)$", re.M
+)
+
+
+def parse_build_log(log: str) -> list[tuple[int, int, str]]:
+    """(line, column, message) of each error of a clang/PoCL build log."""
+    errors = []
+    for m in _LOG_LINE.finditer(log):
+        text = m.group(0)
+        if "error" not in text.split(m[4])[0] and not text.startswith("error"):
+            continue
+        errors.append((int(m[1]), int(m[2]), m[4].strip()))
+    return errors
+
+
+class DeviceContext:
+    """The context of one device and the programs built on it."""
+
+    _by_device: dict[int, DeviceContext] = {}
+
+    def __init__(self, device: cl.Device):
+        self.device = device
+        self.context = cl.Context([device])
+        self.programs: dict[tuple[str, str], cl.Program] = {}
+        self.kernels: dict[tuple[int, str], cl.Kernel] = {}
+        self.description = describe(device)
+        self.host_unified = bool(getattr(device, "host_unified_memory", False))
+
+    @classmethod
+    def get(cls, device: cl.Device) -> DeviceContext:
+        key = device.int_ptr
+        ctx = cls._by_device.get(key)
+        if ctx is None:
+            ctx = cls._by_device[key] = DeviceContext(device)
+        return ctx
+
+    def build(self, source: str, options: str = "") -> cl.Program:
+        key = (source, options)
+        program = self.programs.get(key)
+        if program is not None:
+            return program
+        try:
+            program = cl.Program(self.context, source).build(options=options)
+        except cl.RuntimeError as err:
+            log = str(err)
+            errors = parse_build_log(log)
+            lines = source.splitlines()
+            if errors:
+                line, col, message = errors[0]
+                text = lines[line - 1] if 0 < line <= len(lines) else None
+                raise BuildFailure(message, line, text, log) from None
+            raise BuildFailure(log.strip().splitlines()[0], None, None, log) from None
+        self.programs[key] = program
+        return program
+
+    def kernel(self, program: cl.Program, name: str) -> cl.Kernel:
+        key = (id(program), name)
+        kernel = self.kernels.get(key)
+        if kernel is None:
+            kernel = self.kernels[key] = cl.Kernel(program, name)
+        return kernel
+
+
+# --------------------------------------------------------------------------- #
+# The gpu ops of one run
+
+
+@dataclass
+class QueueConfig:
+    profile: bool = False
+    in_order: bool | None = None  # None: $XGPU_OOO=0 selects in order
+
+
+class GpuRuntime:
+    """The state of one run on a device: its queue, tokens and trace."""
+
+    def __init__(self, device: cl.Device, config: QueueConfig | None = None):
+        config = config or QueueConfig()
+        self.dctx = DeviceContext.get(device)
+        self.context = self.dctx.context
+        props = 0
+        in_order = config.in_order
+        if in_order is None:
+            in_order = os.environ.get(IN_ORDER_ENV, "1") == "0"
+        ooo = cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+        # A device without out-of-order queues gets an in-order one: correct,
+        # but independent chains no longer overlap.
+        self.out_of_order = not in_order and bool(device.queue_properties & ooo)
+        if self.out_of_order:
+            props |= ooo
+        if config.profile:
+            props |= cl.command_queue_properties.PROFILING_ENABLE
+        self.queue = cl.CommandQueue(self.context, properties=props)
+        self.tracer: Tracer | None = Tracer() if config.profile else None
+        self.tokens = TokenOps(
+            self.queue, self.tracer.host_wait if self.tracer is not None else None
+        )
+
+    # -- helpers ----------------------------------------------------------- #
+
+    def _record(self, event: cl.Event, name: str, cat: str, **args: Any) -> None:
+        if self.tracer is not None:
+            self.tracer.command(event, name, cat, **args)
+
+    def _finish_op(self, event: cl.Event | None, is_async: bool, what: str) -> Token:
+        if event is None:
+            return EMPTY
+        if is_async:
+            return (event,)
+        self.tokens.wait((event,), what)
+        return EMPTY
+
+    def finish(self) -> None:
+        self.queue.finish()
+
+    # -- memory ------------------------------------------------------------ #
+
+    def alloc(
+        self,
+        dtype: np.dtype,
+        sizes: tuple[int, ...],
+        host_shared: bool,
+        deps: Token,
+        is_async: bool,
+    ) -> tuple[MemRef, Token]:
+        """`gpu.alloc`: device memory (or host memory the device uses, for
+        host_shared). Nothing is enqueued: the token is the dependencies."""
+        if not is_async and deps:
+            self.tokens.wait(deps, "gpu.alloc")
+        n = 1
+        for s in sizes:
+            if s < 0:
+                raise RuntimeFailure(f"gpu.alloc of negative size {s}")
+            n *= s
+        nbytes = n * dtype.itemsize
+        if host_shared:
+            self._check_unified("gpu.alloc host_shared")
+            host = np.zeros(max(n, 1), dtype=dtype)
+            buf = cl.Buffer(self.context, _mf.READ_WRITE | _mf.USE_HOST_PTR, hostbuf=host)
+            storage = Storage(host, buf, nbytes, "shared")
+        else:
+            buf = cl.Buffer(self.context, _mf.READ_WRITE, max(nbytes, 1))
+            storage = Storage(None, buf, nbytes, "device")
+        memref = MemRef(storage, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
+        return memref, (union(deps) if is_async else EMPTY)
+
+    def dealloc(self, memref: MemRef, deps: Token, is_async: bool) -> Token:
+        """`gpu.dealloc`: released now; OpenCL frees the memory once the
+        commands already enqueued that use it are complete."""
+        if not is_async and deps:
+            self.tokens.wait(deps, "gpu.dealloc")
+        storage = memref.storage
+        if storage.kind not in ("device", "shared"):
+            raise RuntimeFailure("gpu.dealloc of memory not allocated by gpu.alloc")
+        if storage.released:
+            raise RuntimeFailure("gpu.dealloc of memory already deallocated")
+        storage.released = True
+        if storage.buf is not None:
+            storage.buf.release()
+            storage.buf = None
+        return union(deps) if is_async else EMPTY
+
+    def host_register(self, memref: MemRef) -> None:
+        """`gpu.host_register`: the device uses this host memory from now on
+        (a buffer over the same memory, `CL_MEM_USE_HOST_PTR`)."""
+        storage = memref.storage
+        if storage.host is None:
+            raise RuntimeFailure("gpu.host_register of device memory")
+        if storage.buf is None:
+            self._check_unified("gpu.host_register")
+            storage.buf = cl.Buffer(
+                self.context, _mf.READ_WRITE | _mf.USE_HOST_PTR, hostbuf=storage.host
+            )
+
+    def host_unregister(self, memref: MemRef) -> None:
+        storage = memref.storage
+        if storage.kind == "shared" or storage.buf is None:
+            return
+        storage.buf.release()
+        storage.buf = None
+
+    # -- copies and fills -------------------------------------------------- #
+
+    def memcpy(self, dst: MemRef, src: MemRef, deps: Token, is_async: bool) -> Token:
+        """`gpu.memcpy` in any direction (host memory that is registered or
+        host_shared counts as device memory)."""
+        if dst.sizes != src.sizes:
+            raise RuntimeFailure(
+                f"gpu.memcpy between memrefs of shapes {list(src.sizes)} and {list(dst.sizes)}"
+            )
+        if dst.dtype.itemsize != src.dtype.itemsize:
+            raise RuntimeFailure("gpu.memcpy between memrefs of different element types")
+        _check_live(dst, "gpu.memcpy")
+        _check_live(src, "gpu.memcpy")
+        n = dst.num_elements
+        if n == 0:
+            return union(deps) if is_async else EMPTY
+        item = dst.dtype.itemsize
+        dbuf = dst.storage.buf
+        sbuf = src.storage.buf
+        if not (dst.is_contiguous() and src.is_contiguous()):
+            return self._strided_copy(dst, src, deps)
+        nbytes = n * item
+        q = self.queue
+        if dbuf is not None and sbuf is not None:
+            event = cl.enqueue_copy(
+                q,
+                dbuf,
+                sbuf,
+                byte_count=nbytes,
+                src_offset=src.offset * item,
+                dst_offset=dst.offset * item,
+                wait_for=deps,
+            )
+            self._record(event, "memcpy D2D", "copy", bytes=nbytes)
+        elif dbuf is not None:
+            host = src.storage.host[src.offset : src.offset + n]
+            event = cl.enqueue_copy(
+                q, dbuf, host, dst_offset=dst.offset * item, wait_for=deps, is_blocking=False
+            )
+            self._record(event, "memcpy H2D", "copy", bytes=nbytes)
+        elif sbuf is not None:
+            host = dst.storage.host[dst.offset : dst.offset + n]
+            event = cl.enqueue_copy(
+                q, host, sbuf, src_offset=src.offset * item, wait_for=deps, is_blocking=False
+            )
+            self._record(event, "memcpy D2H", "copy", bytes=nbytes)
+        else:
+            # Host to host: the host does it once the dependencies are done.
+            self.tokens.wait(deps, "gpu.memcpy (host to host)")
+            dst.host_view()[...] = src.host_view()
+            return EMPTY
+        return self._finish_op(event, is_async, "gpu.memcpy")
+
+    def _strided_copy(self, dst: MemRef, src: MemRef, deps: Token) -> Token:
+        """A copy between views that are not one contiguous run: done by the
+        host once the dependencies are complete (the op is then complete)."""
+        self.tokens.wait(deps, "gpu.memcpy (strided)")
+        values = self._read_view(src)
+        self._write_view(dst, values)
+        return EMPTY
+
+    def _read_view(self, m: MemRef) -> np.ndarray:
+        if m.storage.buf is None or m.storage.host is not None:
+            return np.array(m.host_view())
+        lo, hi = m.span()
+        tmp = np.empty(hi - lo, dtype=m.dtype)
+        cl.enqueue_copy(self.queue, tmp, m.storage.buf, src_offset=lo * m.dtype.itemsize)
+        view = MemRef(
+            Storage(tmp, None, tmp.nbytes, "host"), m.dtype, m.offset - lo, m.sizes, m.strides
+        )
+        return np.array(view.host_view())
+
+    def _write_view(self, m: MemRef, values: np.ndarray) -> None:
+        if m.storage.buf is None or m.storage.host is not None:
+            m.host_view()[...] = values
+            return
+        lo, hi = m.span()
+        item = m.dtype.itemsize
+        tmp = np.empty(hi - lo, dtype=m.dtype)
+        cl.enqueue_copy(self.queue, tmp, m.storage.buf, src_offset=lo * item)
+        view = MemRef(
+            Storage(tmp, None, tmp.nbytes, "host"), m.dtype, m.offset - lo, m.sizes, m.strides
+        )
+        view.host_view()[...] = values
+        cl.enqueue_copy(self.queue, m.storage.buf, tmp, dst_offset=lo * item)
+
+    def memset(self, dst: MemRef, value: Any, deps: Token, is_async: bool) -> Token:
+        """`gpu.memset`: `enqueue_fill_buffer` for a contiguous view of device
+        memory; on the host (after the dependencies) otherwise."""
+        _check_live(dst, "gpu.memset")
+        n = dst.num_elements
+        if n == 0:
+            return union(deps) if is_async else EMPTY
+        buf = dst.storage.buf
+        if buf is None or not dst.is_contiguous():
+            self.tokens.wait(deps, "gpu.memset")
+            if buf is None:
+                dst.host_view()[...] = value
+            else:
+                self._write_view(dst, np.full(dst.sizes, value, dtype=dst.dtype))
+            return EMPTY
+        item = dst.dtype.itemsize
+        pattern = np.array(value, dtype=dst.dtype)
+        event = cl.enqueue_fill_buffer(
+            self.queue, buf, pattern, dst.offset * item, n * item, wait_for=deps
+        )
+        self._record(event, "memset", "fill", bytes=n * item)
+        return self._finish_op(event, is_async, "gpu.memset")
+
+    def _check_unified(self, what: str) -> None:
+        """Host memory the device uses (CL_MEM_USE_HOST_PTR) is the same memory
+        for both only on devices with unified host memory (CPUs, integrated
+        GPUs); elsewhere OpenCL needs map/unmap around every host access, which
+        xgpu-run does not do: refuse rather than compute on stale data."""
+        if not self.dctx.host_unified:
+            raise RuntimeFailure(
+                f"{what} needs a device with unified host memory; {self.dctx.description} has none"
+            )
+
+
+def _check_live(m: MemRef, what: str) -> None:
+    if m.storage.released:
+        raise RuntimeFailure(f"{what} of memory already deallocated")
+
+
+def flush_host_output() -> None:
+    """Write the host's buffered output before device work that may print
+    (the OpenCL driver writes `printf` output to file descriptor 1)."""
+    try:
+        sys.stdout.flush()
+    except (AttributeError, ValueError):
+        pass
