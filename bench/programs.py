@@ -93,9 +93,7 @@ def compare(
             text = make(n)
             path.write_text(text)
             ours = best_time([xgpu_opt, *xgpu_args, str(path)], repeat)
-            ref = (
-                best_time([mlir_opt, *mlir_args, str(path)], repeat) if mlir_opt else float("nan")
-            )
+            ref = best_time([mlir_opt, *mlir_args, str(path)], repeat) if mlir_opt else float("nan")
             print(f"{n:>9} {text.count(chr(10)):>7} {ours:>11.3f} {ref:>11.3f} {ours / ref:>6.1f}x")
             if previous is not None:
                 growth.append(f"{n / previous[0]:.0f}x launches -> {ours / previous[1]:.1f}x time")

@@ -152,7 +152,7 @@ def test_undefined_symbol_is_a_diagnostic_where_mlir_crashes(xgpu_opt):
     # The source line, the caret and mlir-opt's note on an op's error; no
     # verifier error follows.
     assert len(lines) == 4
-    assert lines[3].startswith("input.mlir:2:3: note: see current operation: \"gpu.launch\"")
+    assert lines[3].startswith('input.mlir:2:3: note: see current operation: "gpu.launch"')
 
 
 NESTED_WITH_MODULE = """\

@@ -35,9 +35,9 @@ def constant_value(op: Operation) -> Attribute | None:
     op_type = type(op)
     is_constant = _CONSTANT_LIKE.get(op_type)
     if is_constant is None:
-        is_constant = _CONSTANT_LIKE[op_type] = not isinstance(
-            op, UnregisteredOp
-        ) and op.has_trait(ConstantLike)
+        is_constant = _CONSTANT_LIKE[op_type] = not isinstance(op, UnregisteredOp) and op.has_trait(
+            ConstantLike
+        )
     if not is_constant:
         return None
     if isinstance(op, arith.ConstantOp):

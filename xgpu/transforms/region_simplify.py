@@ -144,7 +144,9 @@ def _delete_dead(region: Region, live: _Liveness, listener: PatternRewriterListe
                 changed |= _delete_dead(nested, live, listener)
         if index == 0 or not block.args:
             continue
-        preds = [pred for pred in blocks if pred.last_op is not None and block in pred.last_op.successors]
+        preds = [
+            pred for pred in blocks if pred.last_op is not None and block in pred.last_op.successors
+        ]
         if not all(_successor_args(p.last_op) is not None for p in preds):  # type: ignore[arg-type]
             continue
         for arg in reversed(list(block.args)):
@@ -174,9 +176,9 @@ def _drop_successor_operand(term: Operation, block: Block, position: int) -> Non
     if term.else_block is block:
         del else_args[position]
     term.operands = [term.cond, *then_args, *else_args]
-    term.properties["operandSegmentSizes"] = type(
-        term.properties["operandSegmentSizes"]
-    ).from_list(term.properties["operandSegmentSizes"].elt_type, [1, len(then_args), len(else_args)])  # type: ignore[attr-defined]
+    term.properties["operandSegmentSizes"] = type(term.properties["operandSegmentSizes"]).from_list(
+        term.properties["operandSegmentSizes"].elt_type, [1, len(then_args), len(else_args)]
+    )  # type: ignore[attr-defined]
 
 
 def region_dce(region: Region, listener: PatternRewriterListener) -> bool:
@@ -186,4 +188,3 @@ def region_dce(region: Region, listener: PatternRewriterListener) -> bool:
         live.changed = False
         _propagate_region(region, live)
     return _delete_dead(region, live, listener)
-

@@ -13,7 +13,6 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 import xgpu.ir.speedups  # noqa: F401  (memoized xDSL accessors)
-
 from xgpu.dialects.gpu import (
     attributes,
     binary,
