@@ -51,3 +51,23 @@ def test_build_ir_example_is_accepted_by_mlir_opt():
         [sys.executable, str(EXAMPLES / "build_ir.py")], capture_output=True, text=True, check=True
     ).stdout
     assert mlir_diff.compare_chunk(mlir_diff.find_mlir_opt(), out) == []
+
+
+def _opencl_device_or_skip() -> None:
+    try:
+        from xgpu.runtime.opencl_device import has_device
+    except ImportError as err:  # pragma: no cover - pyopencl missing
+        pytest.skip(f"pyopencl is not importable: {err}")
+    if not has_device():
+        pytest.skip("no OpenCL device")
+
+
+def test_run_from_python_example_doubles_the_vector():
+    _opencl_device_or_skip()
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / "run_from_python.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert proc.stdout == "returned 2.0; x[:5] = [ 2.  4.  6.  8. 10.]\n"
