@@ -222,18 +222,46 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
 
     # -- accessors ---------------------------------------------------------
 
+    def _operand_groups(self) -> list[Sequence[SSAValue]] | None:
+        """The 13 operand groups, sliced once from `operandSegmentSizes` (each
+        named accessor would unpack them again); None if the sizes are
+        malformed."""
+        sizes = self.properties.get("operandSegmentSizes")
+        if not isinstance(sizes, DenseArrayBase):
+            return None
+        counts = sizes.get_values()
+        operands = self.operands
+        if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
+            return None
+        groups: list[Sequence[SSAValue]] = []
+        start = 0
+        for count in counts:
+            groups.append(operands[start : start + count])  # type: ignore[operator]
+            start += count  # type: ignore[operator]
+        return groups
+
+    def _dim3(self, first: int) -> tuple[SSAValue | None, ...]:
+        groups = self._operand_groups()
+        if groups is None:
+            return tuple(
+                getattr(self, f"{name}_size_{d}")
+                for name in (("grid",), ("block",), ("cluster",))[(first - 1) // 3]
+                for d in "xyz"
+            )
+        return tuple(g[0] if len(g) == 1 else None for g in groups[first : first + 3])
+
     @property
     def grid_sizes(self) -> Dim3:
-        return (self.grid_size_x, self.grid_size_y, self.grid_size_z)
+        return self._dim3(1)  # type: ignore[return-value]
 
     @property
     def block_sizes(self) -> Dim3:
-        return (self.block_size_x, self.block_size_y, self.block_size_z)
+        return self._dim3(4)  # type: ignore[return-value]
 
     @property
     def cluster_sizes(self) -> Dim3 | None:
         """The cluster sizes, or None when the launch has no (complete) cluster."""
-        x, y, z = self.cluster_size_x, self.cluster_size_y, self.cluster_size_z
+        x, y, z = self._dim3(7)
         if x is None or y is None or z is None:
             return None
         return (x, y, z)
@@ -364,13 +392,14 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             printer.print_string(">")
         printer.print_string(" ")
         printer.print_attribute(self.kernel)
-        clusters = (self.cluster_size_x, self.cluster_size_y, self.cluster_size_z)
-        if self.cluster_size_x is not None:
+        clusters = self._dim3(7)
+        if clusters[0] is not None:
             print_dim3("clusters", clusters)
-        print_dim3("blocks", self.grid_sizes)
+        grid = self.grid_sizes
+        print_dim3("blocks", grid)
         print_dim3("threads", self.block_sizes)
         printer.print_string(" ")
-        dim_type = self.grid_size_x.type
+        dim_type = grid[0].type
         if dim_type != IndexType():
             printer.print_string(": ")
             printer.print_attribute(dim_type)
@@ -411,7 +440,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
                 f"'{CONTAINER_MODULE_ATTR}' attribute"
             )
 
-        clusters = (self.cluster_size_x, self.cluster_size_y, self.cluster_size_z)
+        clusters = self._dim3(7)
         present = [c for c in clusters if c is not None]
         if present and len(present) != 3:
             # MLIR 22 accepts this and prints unparsable text; xgpu rejects it.
