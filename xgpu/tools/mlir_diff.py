@@ -19,6 +19,12 @@ compares a pass instead: for each chunk, `mlir-opt --PASS... F` must equal
 `--pass canonicalize` or `--pass 'gpu-kernel-outlining,canonicalize'`; a pass
 option is written as in xgpu-opt (`name{opt=v}`) and translated to mlir-opt's
 `--name=opt=v`.
+
+    python -m xgpu.tools.mlir_diff --pass PIPELINE --mlir-flags 'FLAGS' FILE
+
+gives mlir-opt FLAGS (split as a shell would) instead of the translation, for a
+pass xgpu runs where mlir-opt needs other flags, e.g. `--pass
+'gpu-eliminate-barriers{gpu-funcs=true}' --mlir-flags='--pass-pipeline=...'`.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
+import shlex
 import subprocess
 import sys
 
@@ -181,9 +188,12 @@ def xgpu_run_pipeline(text: str, pipeline: str) -> str:
     return print_mlir(module) + "\n"
 
 
-def compare_pass_chunk(mlir_opt: str, chunk: str, pipeline: str) -> list[str]:
+def compare_pass_chunk(
+    mlir_opt: str, chunk: str, pipeline: str, mlir_flags: list[str] | None = None
+) -> list[str]:
+    flags = _mlir_pass_flags(pipeline) if mlir_flags is None else mlir_flags
     try:
-        ref = run_mlir_opt(mlir_opt, chunk, *_mlir_pass_flags(pipeline))
+        ref = run_mlir_opt(mlir_opt, chunk, *flags)
     except OracleError as err:
         return [f"mlir-opt fails on the input (fix the test): {err}"]
     try:
@@ -202,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("file")
     ap.add_argument("--mlir-opt", default=None)
     ap.add_argument("--pass", dest="pipeline", default=None, help="compare this pass pipeline")
+    ap.add_argument(
+        "--mlir-flags", default=None, help="mlir-opt flags for --pass (instead of its translation)"
+    )
     args = ap.parse_args(argv)
     mlir_opt = args.mlir_opt or find_mlir_opt()
     if mlir_opt is None:
@@ -215,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         if not chunk.strip():
             continue
         if args.pipeline:
-            problems = compare_pass_chunk(mlir_opt, chunk, args.pipeline)
+            mlir_flags = shlex.split(args.mlir_flags) if args.mlir_flags is not None else None
+            problems = compare_pass_chunk(mlir_opt, chunk, args.pipeline, mlir_flags)
         else:
             problems = compare_chunk(mlir_opt, chunk)
         for problem in problems:
