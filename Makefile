@@ -24,3 +24,4 @@ bench:
 	$(PYTHON) bench/parse.py
 	$(PYTHON) bench/compile.py
 	$(PYTHON) bench/launch.py
+	$(PYTHON) bench/kernels.py

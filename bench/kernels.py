@@ -1,0 +1,373 @@
+"""Generated OpenCL C against hand-written OpenCL C: same work, same device.
+
+    python bench/kernels.py [--runs 15] [--device NAME] [--only NAME,...] [--check]
+
+Each case pairs a gpu.module of `bench/kernels/` (MLIR as a compiler engineer
+would write it in the GPU dialect), compiled by xgpu's OpenCL emitter, with
+idiomatic hand-written OpenCL C for the same algorithm and work-group size:
+
+- saxpy: y = a * x + y over 2^22 floats (global id + bounds check), 256 work
+  items per group (`saxpy.mlir` / `saxpy.cl`);
+- matmul_tiled: 512 x 512 f32 C = A @ B with 16 x 16 tiles of A and B in
+  workgroup memory, two barriers per tile, 16 x 16 work items per group
+  (`matmul_tiled.mlir` / `matmul_tiled.cl`);
+- reduce: one partial sum per 256-work-item block over 2^22 floats, written
+  with `gpu.all_reduce add` (lowered however the emitter lowers it) against
+  the idiomatic `__local` tree (`reduce.mlir` / `reduce.cl`);
+- reduce_tree: the same `__local` tree on both sides (`reduce_tree.mlir`, a
+  workgroup attribution, `scf.for` and `gpu.barrier` / `reduce.cl`).
+
+Both sides are built in this process for the selected device (`--device`,
+else `$XGPU_DEVICE` / `$XGPU_OPENCL_DEVICE`, chosen as xgpu-run chooses, see
+`xgpu.runtime.opencl_device`): the generated program with
+`compile_gpu_module(..., **emit_options(device))`, both with the emitter's
+build options. Both results are checked against numpy first; a wrong result
+stops the bench (exit status 2). Then, on one in-order profiling queue, each
+side is warmed up twice and run --runs times, the two sides alternating
+(and alternating which goes first) so that both see the same machine load.
+The time of a run is the kernel event's profiling `end - start`.
+
+Printed per case: best and median ms of each side, the ratio generated /
+hand-written of the best times (the figure judged: noise from other
+processes only ever adds time) and of the medians, and whether the best
+ratio meets the OpenCL backend issue's target, at most 1.10x. `--check`
+exits 1 when one does not.
+
+`check_case(env, name, small=True)` runs the correctness part only
+(tests/unit/test_bench_kernels.py, on small sizes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+TARGET = 1.10
+WARMUP = 2
+KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
+
+
+class WrongResult(AssertionError):
+    """A kernel did not build, or computed a wrong result."""
+
+
+# --------------------------------------------------------------------------- #
+# The cases                                                                   #
+# --------------------------------------------------------------------------- #
+
+
+@dataclass
+class Launch:
+    """One launch, for both sides: the initial arrays (each copied to a buffer
+    of its own per side), the arguments of each side given those buffers, the
+    output array and the numpy expectation."""
+
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
+    arrays: dict[str, np.ndarray]
+    generated_args: Callable[[dict[str, Any]], list[Any]]  # one per gpu.func argument
+    handwritten_args: Callable[[dict[str, Any]], list[Any]]  # the OpenCL arguments
+    handwritten_dtypes: list[Any]  # for Kernel.set_scalar_arg_dtypes
+    output: str
+    expected: np.ndarray
+    rtol: float
+    atol: float
+
+
+def memref(buf: Any, array: np.ndarray) -> tuple[Any, int, tuple[int, ...], tuple[int, ...]]:
+    """The memref descriptor (buffer, offset, sizes, strides) of a whole
+    row-major `array` held in `buf`, as `KernelABI.pack_args` takes it."""
+    return buf, 0, array.shape, tuple(s // array.itemsize for s in array.strides)
+
+
+def saxpy(small: bool) -> Launch:
+    block = 256
+    n = 1000 if small else 1 << 22  # small: not a multiple of the block (bounds check)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    a = np.float32(2.5)
+    return Launch(
+        grid=(-(-n // block),),
+        block=(block,),
+        arrays={"x": x, "y": y},
+        generated_args=lambda b: [a, memref(b["x"], x), memref(b["y"], y), n],
+        handwritten_args=lambda b: [a, b["x"], b["y"], n],
+        handwritten_dtypes=[np.float32, None, None, np.int32],
+        output="y",
+        expected=a * x + y,
+        rtol=1e-6,
+        atol=1e-6,
+    )
+
+
+def matmul_tiled(small: bool) -> Launch:
+    n = 48 if small else 512
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    c = np.zeros((n, n), np.float32)
+    return Launch(
+        grid=(n // 16, n // 16),
+        block=(16, 16),
+        arrays={"A": a, "B": b, "C": c},
+        generated_args=lambda m: [memref(m["A"], a), memref(m["B"], b), memref(m["C"], c)],
+        handwritten_args=lambda m: [m["A"], m["B"], m["C"], n],
+        handwritten_dtypes=[None, None, None, np.int32],
+        output="C",
+        expected=(a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32),
+        rtol=1e-4,
+        atol=1e-5 * n,
+    )
+
+
+def reduce(small: bool) -> Launch:
+    block = 256
+    n = 5 * block if small else 1 << 22
+    groups = n // block
+    rng = np.random.default_rng(2)
+    x = rng.uniform(0, 1, n).astype(np.float32)
+    partial = np.zeros(groups, np.float32)
+    return Launch(
+        grid=(groups,),
+        block=(block,),
+        arrays={"in": x, "partial": partial},
+        generated_args=lambda m: [memref(m["in"], x), memref(m["partial"], partial)],
+        handwritten_args=lambda m: [m["in"], m["partial"]],
+        handwritten_dtypes=[None, None],
+        output="partial",
+        expected=x.astype(np.float64).reshape(groups, block).sum(axis=1).astype(np.float32),
+        rtol=1e-5,
+        atol=0.0,
+    )
+
+
+@dataclass(frozen=True)
+class Case:
+    """`kernels/<mlir>.mlir` (gpu.func @<mlir>) against `kernels/<cl>.cl`
+    (kernel <cl>), launched as `launch(small)` says."""
+
+    mlir: str
+    cl: str
+    launch: Callable[[bool], Launch]
+    note: str
+
+
+CASES: dict[str, Case] = {
+    "saxpy": Case("saxpy", "saxpy", saxpy, "2^22 f32, 256 work items per group"),
+    "matmul_tiled": Case(
+        "matmul_tiled", "matmul_tiled", matmul_tiled, "512^3 f32, 16x16 tiles in __local"
+    ),
+    "reduce": Case(
+        "reduce", "reduce", reduce, "2^22 f32, gpu.all_reduce add vs hand-written __local tree"
+    ),
+    "reduce_tree": Case(
+        "reduce_tree", "reduce", reduce, "2^22 f32, the same __local tree on both sides"
+    ),
+}
+
+
+# --------------------------------------------------------------------------- #
+# Building and running                                                        #
+# --------------------------------------------------------------------------- #
+
+
+@dataclass
+class Env:
+    """pyopencl, the device, a context, a profiling queue and the emitter's
+    options for the device."""
+
+    cl: Any
+    device: Any
+    ctx: Any
+    queue: Any
+    options: dict[str, Any]
+
+
+def open_device(device: Any | None = None) -> Env:
+    """An Env on `device` (a pyopencl Device, a name as xgpu-run takes it, or
+    None: `$XGPU_DEVICE` / `$XGPU_OPENCL_DEVICE` or the default). Raises
+    ImportError without pyopencl, `DeviceError` without a matching device."""
+    import pyopencl as cl
+
+    from xgpu.backend.opencl.device import emit_options
+    from xgpu.runtime.opencl_device import select_device
+
+    if device is None or isinstance(device, str):
+        device = select_device(device)
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    return Env(cl, device, ctx, queue, emit_options(device))
+
+
+def emit(name: str, options: dict[str, Any] | None = None):
+    """The OpenCLProgram the emitter makes of case `name`'s gpu.module."""
+    import xgpu
+    from xgpu.backend.opencl import compile_gpu_module
+
+    path = KERNEL_DIR / f"{CASES[name].mlir}.mlir"
+    module = xgpu.parse(path.read_text(), str(path))
+    diag = xgpu.verify(module)
+    if diag is not None:
+        raise WrongResult(f"{path}: does not verify: {diag.message}")
+    gpu_module = next(op for op in module.walk() if op.name == "gpu.module")
+    return compile_gpu_module(gpu_module, **(options or {}))
+
+
+class Side:
+    """One built kernel (generated or hand-written) with buffers of its own."""
+
+    def __init__(self, env: Env, kernel: Any, launch: Launch, abi: Any = None):
+        cl = env.cl
+        self.env, self.kernel, self.launch = env, kernel, launch
+        mf = cl.mem_flags
+        self.buffers = {
+            k: cl.Buffer(env.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=v)
+            for k, v in launch.arrays.items()
+        }
+        self.gsize = tuple(g * b for g, b in zip(launch.grid, launch.block, strict=True))
+        if abi is not None:  # generated: the arguments as the emitter's ABI says
+            kernel.set_scalar_arg_dtypes(abi.scalar_arg_dtypes())
+            self.args = abi.pack_args(launch.generated_args(self.buffers), launch.block)
+        else:
+            kernel.set_scalar_arg_dtypes(launch.handwritten_dtypes)
+            self.args = launch.handwritten_args(self.buffers)
+
+    def reset(self) -> None:
+        for k, v in self.launch.arrays.items():
+            self.env.cl.enqueue_copy(self.env.queue, self.buffers[k], v)
+
+    def run(self) -> float:
+        """Launch once and wait; the kernel's time in ms (event profiling)."""
+        event = self.kernel(self.env.queue, self.gsize, self.launch.block, *self.args)
+        event.wait()
+        return (event.profile.end - event.profile.start) * 1e-6
+
+    def result(self) -> np.ndarray:
+        out = np.empty_like(self.launch.arrays[self.launch.output])
+        self.env.cl.enqueue_copy(self.env.queue, out, self.buffers[self.launch.output])
+        return out
+
+
+def build_pair(env: Env, name: str, small: bool) -> tuple[Side, Side]:
+    """The generated and the hand-written Side of case `name`."""
+    cl = env.cl
+    case = CASES[name]
+    launch = case.launch(small)
+    prog = emit(name, env.options)
+    abi = prog.kernels[case.mlir]
+    try:
+        gen_built = cl.Program(env.ctx, prog.source).build(options=prog.build_options)
+    except cl.RuntimeError as err:
+        raise WrongResult(
+            f"{name}: the emitted OpenCL C does not build:\n{prog.explain_build_log(str(err))}"
+        ) from None
+    hand_src = (KERNEL_DIR / f"{case.cl}.cl").read_text()
+    hand_built = cl.Program(env.ctx, hand_src).build(options=prog.build_options)
+    gen = Side(env, cl.Kernel(gen_built, abi.cl_name), launch, abi)
+    hand = Side(env, cl.Kernel(hand_built, case.cl), launch)
+    return gen, hand
+
+
+def check_pair(name: str, gen: Side, hand: Side) -> None:
+    """Run each side once from the initial data and compare with numpy;
+    raises WrongResult."""
+    for label, side in (("generated", gen), ("hand-written", hand)):
+        side.reset()
+        side.run()
+        launch = side.launch
+        try:
+            np.testing.assert_allclose(
+                side.result(), launch.expected, rtol=launch.rtol, atol=launch.atol
+            )
+        except AssertionError as err:
+            raise WrongResult(f"{name} ({label}): wrong result against numpy:{err}") from None
+
+
+def check_case(env: Env, name: str, small: bool = True) -> None:
+    """Build both sides of case `name` and check their results (no timing)."""
+    gen, hand = build_pair(env, name, small)
+    check_pair(name, gen, hand)
+
+
+def time_pair(gen: Side, hand: Side, runs: int) -> tuple[list[float], list[float]]:
+    """Kernel times (ms) of `runs` alternating runs of each side, after
+    WARMUP runs of each (the first launch compiles the work-group function)."""
+    for _ in range(WARMUP):
+        gen.run()
+        hand.run()
+    gs: list[float] = []
+    hs: list[float] = []
+    for i in range(runs):
+        if i % 2 == 0:
+            gs.append(gen.run())
+            hs.append(hand.run())
+        else:
+            hs.append(hand.run())
+            gs.append(gen.run())
+    return gs, hs
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=15, help="timed runs per side (default 15)")
+    ap.add_argument("--device", default=None, help="as xgpu-run --device")
+    ap.add_argument("--only", default=None, help="comma-separated case names")
+    ap.add_argument("--check", action="store_true", help=f"exit 1 above {TARGET:.2f}x")
+    args = ap.parse_args()
+    names = list(CASES) if args.only is None else args.only.split(",")
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        ap.error(f"unknown case(s) {unknown}; have {list(CASES)}")
+    try:
+        env = open_device(args.device)
+    except Exception as err:  # no pyopencl or no device: say so, do not fail `make bench`
+        print(f"bench/kernels.py: skipped: {type(err).__name__}: {err}")
+        return 0
+    from xgpu.runtime.opencl_device import describe
+
+    rows = []
+    try:
+        for name in names:
+            gen, hand = build_pair(env, name, small=False)
+            check_pair(name, gen, hand)
+            rows.append((name, *time_pair(gen, hand, args.runs)))
+    except WrongResult as err:
+        print(f"bench/kernels.py: FAILED: {err}", file=sys.stderr)
+        return 2
+    print(f"device: {describe(env.device)}")
+    print(
+        f"kernel time (event profiling end - start), {args.runs} alternating runs per side "
+        f"after {WARMUP} warm-ups; results checked against numpy"
+    )
+    print(
+        "| kernel | generated ms best / median | hand-written ms best / median "
+        f"| ratio (best) | ratio (median) | <= {TARGET:.2f}x |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    failed = []
+    for name, gs, hs in rows:
+        gb, gm, hb, hm = min(gs), statistics.median(gs), min(hs), statistics.median(hs)
+        ratio = gb / hb
+        if ratio > TARGET:
+            failed.append(name)
+        print(
+            f"| {name} | {gb:.3f} / {gm:.3f} | {hb:.3f} / {hm:.3f} | {ratio:.2f}x "
+            f"| {gm / hm:.2f}x | {'yes' if ratio <= TARGET else 'NO'} |"
+        )
+    for name, _, _ in rows:
+        print(f"  {name}: {CASES[name].note}")
+    if failed:
+        print(f"above {TARGET:.2f}x: {', '.join(failed)}")
+    return 1 if args.check and failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
