@@ -9,6 +9,7 @@ does not depend on the classes defining them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -101,6 +102,78 @@ def _segment_sizes(sizes: tuple[int, ...]) -> DenseArrayBase:
     if attr is None:
         attr = _SEGMENT_SIZES[sizes] = DenseArrayBase.from_list(i32, sizes)
     return attr
+
+
+# The form nearly every launch in a host program has, read with regular
+# expressions instead of some 40 tokens: `@m::@f blocks in (%a, %b, %c) threads
+# in (%d, %e, %f)`, then optionally `args(%x : T, ...)` with simple types, all
+# values already defined with the expected types. Anything else (clusters, a
+# dimension type, dynamic shared memory, forward references, other types, a
+# type mismatch to report) takes the general path below, which reports errors.
+_VALUE = r"%([0-9]+|[a-zA-Z$._-][\w$.-]*)"
+_DIM3 = rf"\(\s*{_VALUE}\s*,\s*{_VALUE}\s*,\s*{_VALUE}\s*\)"
+_COMMON_LAUNCH = re.compile(
+    rf"(@[a-zA-Z_][\w$.]*)(?:::(@[a-zA-Z_][\w$.]*))?\s+blocks\s+in\s+{_DIM3}"
+    rf"\s+threads\s+in\s+{_DIM3}\s*(args\()?"
+)
+_ARG = re.compile(
+    rf"\s*{_VALUE}\s*:\s*((?:memref|tensor|vector)<[^<>{{}}\"()-]*>|index|[isu]?i[0-9]+|"
+    rf"f16|bf16|f32|f64)\s*([,)])"
+)
+_OP_END = re.compile(r"[ \t]*(?:\{|\r?\n|$)")
+_SIMPLE_TYPES: dict[tuple[int, str], Attribute] = {}
+
+
+def _simple_type(parser: Parser, text: str) -> Attribute:
+    key = (id(parser.ctx), text)
+    found = _SIMPLE_TYPES.get(key)
+    if found is None:
+        found = _SIMPLE_TYPES[key] = Parser(parser.ctx, text).parse_type()
+    return found
+
+
+def _parse_common_form(
+    parser: Parser,
+) -> tuple[SymbolRefAttr, list[SSAValue], list[SSAValue], list[SSAValue]] | None:
+    text = parser.lexer.input.content
+    match = _COMMON_LAUNCH.match(text, parser.pos)
+    if match is None:
+        return None
+    defined = parser.ssa_values
+    index = IndexType()
+    dims: list[SSAValue] = []
+    for name in match.groups()[2:8]:
+        values = defined.get(name)
+        if values is None or len(values) != 1 or values[0].type != index:
+            return None
+        dims.append(values[0])
+    end = match.end()
+    args: list[SSAValue] = []
+    if match.group(9) is not None:
+        while True:
+            arg = _ARG.match(text, end)
+            if arg is None:
+                return None
+            values = defined.get(arg.group(1))
+            if values is None or len(values) != 1:
+                return None
+            try:
+                arg_type = _simple_type(parser, arg.group(2))
+            except Exception:
+                return None
+            if values[0].type != arg_type:
+                return None
+            args.append(values[0])
+            end = arg.end()
+            if arg.group(3) == ")":
+                break
+    # The op must end here (a newline) or go on with its attribute dictionary.
+    if _OP_END.match(text, end) is None:
+        return None
+    root, nested = match.group(1), match.group(2)
+    kernel = SymbolRefAttr(root[1:], [nested[1:]] if nested else [])
+    parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
+    return kernel, dims[:3], dims[3:], args
 
 
 def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
@@ -299,6 +372,23 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             punct(">")
             async_object = (obj, obj_type)
 
+        token = AsyncTokenType()
+        if async_object is None and (common := _parse_common_form(parser)) is not None:
+            kernel, grid_values, block_values, arg_values = common
+            attrs = parser.parse_optional_attr_dict()
+            attrs.pop("operandSegmentSizes", None)
+            if isinstance(attrs.get("kernel"), SymbolRefAttr):
+                kernel = attrs.pop("kernel")
+            return cls(
+                kernel,  # type: ignore[arg-type]
+                grid_values,
+                block_values,
+                args=arg_values,
+                deps=[parser.resolve_operand(v, token) for v in deps],
+                is_async=is_async,
+                attributes=dict(sorted(attrs.items())),
+            )
+
         pos = parser.pos
         kernel = parser.parse_attribute()
         if not isinstance(kernel, SymbolRefAttr):
@@ -354,7 +444,6 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         def resolve(values: Iterable[UnresolvedOperand], ty: Attribute) -> list[SSAValue]:
             return [parser.resolve_operand(v, ty) for v in values]
 
-        token = AsyncTokenType()
         return cls(
             kernel,
             resolve(grid, dim_type),
