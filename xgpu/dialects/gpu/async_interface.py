@@ -57,9 +57,13 @@ class AsyncOpInterface:
         add_async_dependency(self, token)  # type: ignore[arg-type]
 
 
+# Types are immutable: one instance serves every op (thousands per host program).
+_TOKEN = AsyncTokenType()
+
+
 def async_token_types(is_async: bool) -> list[Attribute]:
     """The result types of the optional `async_token`: one token if `is_async`."""
-    return [AsyncTokenType()] if is_async else []
+    return [_TOKEN] if is_async else []
 
 
 def add_async_dependency(op: IRDLOperation, token: SSAValue) -> None:
@@ -110,7 +114,7 @@ class AsyncDependencies(CustomDirective):
         is_async, deps = parse_async_dependencies(parser)
         self.token_type.inner.set_types(state, async_token_types(is_async))
         self.deps.set(state, deps)
-        self.deps.set_types(state, [AsyncTokenType()] * len(deps))
+        self.deps.set_types(state, [_TOKEN] * len(deps))
         return True
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:

@@ -122,6 +122,9 @@ _ARG = re.compile(
 )
 _OP_END = re.compile(r"[ \t]*(?:\{|\r?\n|$)")
 _SIMPLE_TYPES: dict[tuple[int, str], Attribute] = {}
+_KERNEL_REFS: dict[tuple[str, str | None], SymbolRefAttr] = {}
+_INDEX = IndexType()
+_TOKEN = AsyncTokenType()
 
 
 def _simple_type(parser: Parser, text: str) -> Attribute:
@@ -140,7 +143,7 @@ def _parse_common_form(
     if match is None:
         return None
     defined = parser.ssa_values
-    index = IndexType()
+    index = _INDEX
     dims: list[SSAValue] = []
     for name in match.groups()[2:8]:
         values = defined.get(name)
@@ -170,8 +173,11 @@ def _parse_common_form(
     # The op must end here (a newline) or go on with its attribute dictionary.
     if _OP_END.match(text, end) is None:
         return None
-    root, nested = match.group(1), match.group(2)
-    kernel = SymbolRefAttr(root[1:], [nested[1:]] if nested else [])
+    kernel = _KERNEL_REFS.get(match.group(1, 2))
+    if kernel is None:
+        root, nested = match.group(1), match.group(2)
+        kernel = SymbolRefAttr(root[1:], [nested[1:]] if nested else [])
+        _KERNEL_REFS[match.group(1, 2)] = kernel
     parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
     return kernel, dims[:3], dims[3:], args
 
@@ -372,7 +378,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             punct(">")
             async_object = (obj, obj_type)
 
-        token = AsyncTokenType()
+        token = _TOKEN
         if async_object is None and (common := _parse_common_form(parser)) is not None:
             kernel, grid_values, block_values, arg_values = common
             attrs = parser.parse_optional_attr_dict()
