@@ -21,6 +21,8 @@ class DominanceInfo:
 
     def __init__(self) -> None:
         self._positions: dict[Block, dict[Operation, int]] = {}
+        # Blocks of graph regions, where no position table is built.
+        self.graph_blocks: set[Block] = set()
         self._dominators: dict[Region, dict[Block, set[Block]]] = {}
 
     def position(self, op: Operation) -> int:
@@ -81,10 +83,16 @@ def _is_graph_region(region: Region) -> bool:
 def value_dominates(info: DominanceInfo, value: SSAValue, user: Operation) -> bool:
     # The common case first: a result used later in its own block.
     if isinstance(value, OpResult) and (block := value.op.parent) is user.parent and block:
-        region = block.parent
-        if region is not None and not _is_graph_region(region):
+        table = info._positions.get(block)  # noqa: SLF001
+        if table is not None:
             def_op = value.op
-            return def_op is not user and info.position(def_op) < info.position(user)
+            return def_op is not user and table[def_op] < table[user]
+        if block not in info.graph_blocks and (region := block.parent) is not None:
+            if _is_graph_region(region):
+                info.graph_blocks.add(block)
+            else:
+                info.position(user)  # builds the block's table
+                return value_dominates(info, value, user)
     if isinstance(value, OpResult):
         def_op = value.op
         block = def_op.parent

@@ -309,7 +309,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         if not isinstance(sizes, DenseArrayBase):
             return None
         counts = sizes.get_values()
-        operands = self.operands
+        operands = tuple(self.operands)
         if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
             return None
         groups: list[Sequence[SSAValue]] = []
