@@ -80,3 +80,18 @@ def test_iteration_limit_reports_non_convergence():
     assert "gpu.wait async" not in print_mlir(module)
     again = GreedyDriver(canonicalization.CANONICALIZATION, GreedyConfig(max_iterations=1))
     assert again.simplify(module.body) is True
+
+
+def test_fold_to_own_results_is_not_a_change():
+    """An xDSL folder cannot modify its op, so returning the op's own results
+    means nothing happened: the driver must not revisit the op forever."""
+    from xgpu.transforms.greedy import PatternSource
+
+    class OwnResults(PatternSource):
+        def folder(self, op_type):
+            return (lambda op: tuple(op.results)) if op_type is arith.AddiOp else None
+
+    text = "func.func @f(%a: index) -> index {\n  %x = arith.addi %a, %a : index\n  return %x : index\n}\n"
+    module = parse(text, "f", make_context())
+    assert GreedyDriver(OwnResults()).simplify(module.body) is True
+    assert "arith.addi" in print_mlir(module)

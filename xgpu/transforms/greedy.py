@@ -212,10 +212,10 @@ class GreedyDriver:
         folded: Sequence[SSAValue | Attribute],
         rewriter: PatternRewriter,
     ) -> bool:
-        if not folded or all(a is b for a, b in zip(folded, op.results, strict=True)):
-            # Modified in place.
-            self.add_to_worklist(op)
-            return True
+        if not op.results or all(a is b for a, b in zip(folded, op.results, strict=True)):
+            # xDSL folders do not modify the op (MLIR's in-place folds are
+            # patterns here): a fold to the op's own results changes nothing.
+            return False
         replacements: list[SSAValue] = []
         new_ops: list[Operation] = []
         for value, result in zip(folded, op.results, strict=True):
