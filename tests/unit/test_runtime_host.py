@@ -347,3 +347,34 @@ def test_load_does_not_change_a_module_it_outlines():
     assert "gpu.launch" in names and "gpu.launch_func" not in names
     names = {op.name for op in outlined.walk()}
     assert "gpu.launch_func" in names and "gpu.launch" not in names
+
+
+def test_error_array_strides_must_match_the_memref_layout():
+    text = """
+    func.func @main(%m: memref<?x?xf32>) -> f32 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %x = memref.load %m[%c0, %c1] : memref<?x?xf32>
+      return %x : f32
+    }
+    func.func @strided(%m: memref<4xf32, strided<[2]>>) -> f32 {
+      %c1 = arith.constant 1 : index
+      %x = memref.load %m[%c1] : memref<4xf32, strided<[2]>>
+      return %x : f32
+    }
+    """
+    a = np.arange(8, dtype=np.float32)
+    # Compiled code uses the type's strides: a transposed view of an identity
+    # layout memref would be accessed as if contiguous.
+    with pytest.raises(RunError, match=r"argument 0: array of strides \(1, 2\)"):
+        run(text, args=[a[:4].reshape(2, 2).T])
+    assert run(text, args=[a[:4].reshape(2, 2)])[0] == 1.0
+    assert run(text, "strided", args=[a[::2]])[0] == 2.0
+    with pytest.raises(RunError, match=r"argument 0: array of strides \(1,\)"):
+        run(text, "strided", args=[a[:4]])
+
+
+def test_error_unlexable_input_is_a_diagnostic():
+    with pytest.raises(RunError) as info:
+        run("\x01abc")
+    assert info.value.format().startswith("host.mlir:1:1: error: ")

@@ -438,6 +438,19 @@ def test_cli_errors(capfd, tmp_path):
     assert rc == 1 and err.startswith(f"{bad}:3:3: error:")
 
 
+def test_cli_bad_input_and_unwritable_trace_without_traceback(capfd, tmp_path):
+    # A first character the lexer rejects is a diagnostic, not a traceback.
+    binary = tmp_path / "bin.mlir"
+    binary.write_bytes(b"\x7fELF\x02\x01\n")
+    rc, out, err = xgpu_run(capfd, str(binary))
+    assert rc == 1 and err.startswith(f"{binary}:1:1: error: ") and "Traceback" not in err
+    # The trace is written after the run: a path that cannot be written is an error.
+    trace = tmp_path / "no-such-dir" / "t.json"
+    rc, out, err = xgpu_run(capfd, str(FORUM), "--trace", str(trace))
+    assert rc == 1 and "Traceback" not in err
+    assert f"xgpu-run: error: could not write the trace to {trace}" in err
+
+
 def test_cli_prints_a_scalar_result(capfd, tmp_path):
     f = tmp_path / "r.mlir"
     f.write_text(

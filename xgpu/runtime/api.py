@@ -42,13 +42,21 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType, ModuleOp, UnrankedMemRefType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnrankedMemRefType
 from xdsl.ir import Operation
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
-from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, from_numpy, numpy_dtype
+from xgpu.runtime.memref import (
+    MemRef,
+    RuntimeFailure,
+    Storage,
+    from_numpy,
+    numpy_dtype,
+    row_major_strides,
+    static_layout,
+)
 from xgpu.runtime.runner_utils import RunnerUtils
 
 
@@ -95,8 +103,10 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
         from xgpu.tools.xgpu_opt import LocatingParser
 
         sources.add(name, module_or_text)
-        parser = LocatingParser(ctx, module_or_text, name)
+        parser = None
         try:
+            # The constructor lexes the first token: it can raise a ParseError too.
+            parser = LocatingParser(ctx, module_or_text, name)
             module = parser.parse_module()
         except ParseError as err:
             raise RunError(parse_error_diagnostic(err, 0, ctx), sources) from None
@@ -104,6 +114,8 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
             raise RunError(err.diag, sources) from None
         except Exception as err:  # as xgpu-opt: reported where the parser stands
             message = " ".join(map(str, err.args)) or type(err).__name__
+            if parser is None:
+                raise RunError(Diagnostic("error", message, None), sources) from None
             raise RunError(parser.diagnostic_here(message), sources) from None
     elif isinstance(module_or_text, ModuleOp):
         module = module_or_text
@@ -276,7 +288,13 @@ class Runner:
             self._flush()
         if self._gpu is not None and self.options.trace is not None:
             assert self._gpu.tracer is not None
-            self._gpu.tracer.write(self.options.trace, self._gpu.dctx.description)
+            try:
+                self._gpu.tracer.write(self.options.trace, self._gpu.dctx.description)
+            except OSError as err:
+                message = (
+                    f"could not write the trace to {self.options.trace}: {err.strerror or err}"
+                )
+                raise RunError(Diagnostic("error", message, None), self.sources) from None
         results = list(func.function_type.outputs.data)
         if not results:
             return None
@@ -361,9 +379,30 @@ def _convert_arg(value: Any, arg_type: Any, func: Operation, i: int, sources) ->
                     func, f"argument {i}: array of shape {value.shape} for {arg_type}", sources
                 )
         try:
-            return from_numpy(value)
+            m = from_numpy(value)
         except TypeError as err:
             raise _error(func, f"argument {i}: {err}", sources) from None
+        if isinstance(arg_type, MemRefType) and value.size > 1:
+            # The compiled code uses the static offset and strides of the type:
+            # the array must have them (a strided view for an identity layout
+            # would be read and written as if contiguous).
+            offset, strides = static_layout(arg_type)
+            if strides is None and isinstance(arg_type.layout, NoneAttr):
+                strides = row_major_strides(tuple(m.sizes))
+            if (offset is not None and offset != m.offset) or (
+                strides is not None
+                and any(
+                    s is not None and n > 1 and s != actual
+                    for s, n, actual in zip(strides, m.sizes, m.strides)
+                )
+            ):
+                raise _error(
+                    func,
+                    f"argument {i}: array of strides {tuple(m.strides)} (in elements) "
+                    f"for {arg_type} (np.ascontiguousarray makes a contiguous copy)",
+                    sources,
+                )
+        return m
     from xgpu.dialects.gpu.types import AsyncTokenType
     from xgpu.semantics import SemanticsError, scalar
 
