@@ -212,6 +212,13 @@ def test_merged_waits_are_reduced() -> None:
     assert "dependency %a removed: implied by %b" in r.messages()
 
 
+def test_merging_waits_on_a_common_token_reports_no_duplicate() -> None:
+    # Neither wait lists %a twice: the merge says so, nothing else.
+    r = simplify(L("%a") + L("%b") + "    gpu.wait [%a]\n    gpu.wait [%a, %b]\n")
+    assert r.lines[-1] == "gpu.wait [%a, %b]"
+    assert r.messages() == ["gpu.wait merged into the gpu.wait at line 16"]
+
+
 def test_waits_separated_by_host_work_are_not_merged() -> None:
     r = simplify(
         L("%a")

@@ -44,7 +44,8 @@ every memref argument of a kernel whose body is not available.
 The abstract state (`_State`), per program point, over all paths reaching it:
 
 - events: every async op (and every token argument of the function, and every
-  op returning a token the analysis cannot follow) is an event; an op that runs
+  op returning a token the analysis cannot follow: its work may read and write
+  every buffer the op takes) is an event; an op that runs
   several times (in a loop) has two events, its most recent run and a summary
   of its earlier runs (recency abstraction), so the state space is finite;
 - `inflight`: events that may be in flight; `owed`: those the function must
@@ -980,10 +981,16 @@ class _FunctionAnalysis:
 
     def _opaque_tokens(self, s: _State, op: Operation, results: Sequence[SSAValue]) -> None:
         """Tokens the analysis cannot follow (returned by a call, an unknown op):
-        work in flight that the function must await; `may` is unknown."""
+        work in flight that the function must await; `may` is unknown. That
+        work may read and write every buffer the op takes."""
         if not results:
             return
         bit = 1 << self._issue(s, op)
+        for v in op.operands:
+            if not is_token(v) and (v in s.points or is_buffer(v)):
+                for obj in self._objects(s, v):
+                    s.acc_w[obj] = s.acc_w.get(obj, 0) | bit
+                    s.acc_r[obj] = s.acc_r.get(obj, 0) | bit
         for r in results:
             s.tokens[r] = bit
             s.may[r] = _ALL

@@ -433,9 +433,9 @@ class _Simplifier:
             prev = prev.prev_op
         if prev is None or not _is_blocking_wait(prev):
             return deps
-        merged = [*_deps(prev), *deps]
+        merged = list(dict.fromkeys([*_deps(prev), *deps]))
         self.remark(prev, f"gpu.wait merged into the gpu.wait at line {self.line(wait)}")
-        _set_deps(wait, list(dict.fromkeys(merged)))
+        _set_deps(wait, merged)
         self.merged_into[prev] = wait
         self.erase(prev)
         return merged

@@ -141,3 +141,22 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The work behind a token returned by a call may read and write the buffers
+// passed to the call: the host waits for the token before reading them.
+
+func.func private @start(memref<?xf32>) -> !gpu.async.token
+
+func.func @call_token(%host: memref<?xf32>, %other: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-note @below {{the func.call is here}}
+  %t = func.call @start(%host) : (memref<?xf32>) -> !gpu.async.token
+  // expected-warning @below {{host reads %host while func.call (line 155) may still write it: wait for %t first}}
+  %x = memref.load %host[%c0] : memref<?xf32>
+  %y = memref.load %other[%c0] : memref<?xf32>
+  gpu.wait [%t]
+  %z = memref.load %host[%c0] : memref<?xf32>
+  return
+}
