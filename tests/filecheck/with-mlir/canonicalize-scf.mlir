@@ -389,3 +389,23 @@ func.func @loop_nest(%n: index, %m: memref<?xf32>, %init: f32) -> f32 {
   }
   return %r#0 : f32
 }
+
+// -----
+
+func.func @branch_cycle() {
+  cf.br ^bb1
+^bb1:
+  cf.br ^bb2
+^bb2:
+  cf.br ^bb1
+}
+
+// -----
+
+func.func @cond_branch_cycle(%c: i1) {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  cf.br ^bb2
+^bb2:
+  cf.br ^bb1
+}

@@ -589,3 +589,35 @@ func.func @loop_nest(%n: index, %m: memref<?xf32>, %init: f32) -> f32 {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %r#0 : f32
 // CHECK-NEXT:  }
+
+// -----
+
+// Pass-through cf.br blocks that form a cycle are not collapsed (MLIR 22's
+// collapseBranch cycle check); xgpu used to rewrite the entry branch forever.
+// CHECK-LABEL: func.func @branch_cycle
+// CHECK-NEXT:    cf.br ^bb1
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    cf.br ^bb1
+func.func @branch_cycle() {
+  cf.br ^bb1
+^bb1:
+  cf.br ^bb2
+^bb2:
+  cf.br ^bb1
+}
+
+// -----
+
+// CHECK-LABEL: func.func @cond_branch_cycle
+// CHECK-NEXT:    cf.cond_br %{{.*}}, ^bb1, ^bb2
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    cf.br ^bb2
+// CHECK-NEXT:  ^bb2:
+// CHECK-NEXT:    cf.br ^bb1
+func.func @cond_branch_cycle(%c: i1) {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  cf.br ^bb2
+^bb2:
+  cf.br ^bb1
+}
