@@ -61,15 +61,28 @@ from xgpu.runtime.runner_utils import RunnerUtils
 
 
 class RunError(Exception):
-    """A program that cannot be run, or that failed while running."""
+    """A program that cannot be run, or that failed while running. `more`:
+    further diagnostics of the same failure (the other races found)."""
 
-    def __init__(self, diagnostic: Diagnostic, sources: SourceFiles | None = None):
+    def __init__(
+        self,
+        diagnostic: Diagnostic,
+        sources: SourceFiles | None = None,
+        more: Sequence[Diagnostic] = (),
+    ):
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
         self.sources = sources
+        self.more = list(more)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [self.diagnostic, *self.more]
 
     def format(self) -> str:
-        return diagnostics.format_diagnostic(self.diagnostic, self.sources)
+        return "\n".join(
+            diagnostics.format_diagnostic(d, self.sources) for d in self.diagnostics
+        )
 
     def __str__(self) -> str:
         return self.format()
@@ -144,6 +157,9 @@ def _outline(module: ModuleOp, ctx: Any, sources: SourceFiles) -> None:
         raise RunError(errors[0], sources)
 
 
+BACKENDS = ("opencl", "sim")
+
+
 @dataclass
 class RunOptions:
     device: str | None = None
@@ -151,6 +167,16 @@ class RunOptions:
     stdout: TextIO | None = None
     verbose: bool = False
     in_order: bool | None = None
+    #: "opencl" or "sim" (the simulator, `xgpu.runtime.sim_device`)
+    backend: str = "opencl"
+    #: simulator: "program-order" or "random" (with `seed`)
+    schedule: str = "program-order"
+    seed: int | None = None
+    #: simulator: report data races (`xgpu.runtime.races`)
+    detect_races: bool = False
+    #: subgroup size (simulator: default 32; OpenCL: emulated subgroups of
+    #: this size, default one subgroup per workgroup)
+    subgroup_size: int | None = None
 
 
 class _Hooks:
@@ -158,6 +184,32 @@ class _Hooks:
 
     def __init__(self, runner: Runner):
         self.runner_ = runner
+        sim = runner.options.backend == "sim"
+        #: the simulator's runtime takes the op of each gpu op (its reports)
+        self.pass_ops = sim
+        #: host accesses go through the race detector
+        self.instrument = sim and runner.options.detect_races
+
+    def host_access(self, m: MemRef, pos: int, write: bool, op: Operation) -> None:
+        races = self.runner_.gpu_runtime().races
+        if races is not None:
+            races.host_access(m, pos, write, op)
+
+    def host_view_access(self, m: MemRef, write: bool, op: Operation) -> None:
+        races = self.runner_.gpu_runtime().races
+        if races is not None:
+            races.range_access(m, write, None, op)
+
+    def observed_runner(self, fn, op: Operation):
+        """A runner utility whose memref arguments count as host reads."""
+
+        def call(*args):
+            for a in args:
+                if isinstance(a, MemRef):
+                    self.host_view_access(a, False, op)
+            return fn(*args)
+
+        return call
 
     def semantics(self, op: Operation):
         from xgpu import semantics
@@ -205,6 +257,8 @@ def _global_memref(op: Operation) -> MemRef:
             data[...] = np.array(values, dtype=dtype).reshape(shape)
     m = from_numpy(data)
     m.storage.kind = "global"
+    m.storage.name = f"@{op.sym_name.data}"
+    m.storage.shape = shape
     return m
 
 
@@ -231,6 +285,21 @@ class Runner:
             raise _error(op, f"internal error: {type(err).__name__}: {err}", sources) from err
 
     def gpu_runtime(self):
+        if self._gpu is None and self.options.backend == "sim":
+            from xgpu.runtime.sim_device import SimRuntime
+
+            try:
+                self._gpu = SimRuntime(
+                    schedule=self.options.schedule,
+                    seed=self.options.seed,
+                    detect_races=self.options.detect_races,
+                    subgroup_size=self.options.subgroup_size or 32,
+                    out=self.out,
+                )
+            except ValueError as err:
+                raise RunError(Diagnostic("error", str(err), None)) from None
+            if self.options.verbose:
+                print("xgpu-run: device: the xgpu simulator", file=sys.stderr)
         if self._gpu is None:
             from xgpu.runtime.opencl_device import (
                 DeviceError,
@@ -253,10 +322,16 @@ class Runner:
         return self._gpu
 
     def kernel_cache(self):
+        if self._kernels is None and self.options.backend == "sim":
+            from xgpu.runtime.sim_device import SimKernelCache
+
+            self._kernels = SimKernelCache(self.module, self.gpu_runtime())
         if self._kernels is None:
             from xgpu.runtime.kernels import KernelCache
 
-            self._kernels = KernelCache(self.module, self.gpu_runtime())
+            self._kernels = KernelCache(
+                self.module, self.gpu_runtime(), subgroup_size=self.options.subgroup_size
+            )
         return self._kernels
 
     # -- calling ----------------------------------------------------------- #
@@ -286,6 +361,9 @@ class Runner:
             raise self._runtime_error(err) from None
         finally:
             self._flush()
+        races = getattr(self._gpu, "races", None)
+        if races is not None and races.races:
+            raise self._race_error(races.races)
         if self._gpu is not None and self.options.trace is not None:
             assert self._gpu.tracer is not None
             try:
@@ -312,10 +390,16 @@ class Runner:
         if isinstance(value, MemRef):
             if value.storage.host is not None:
                 return value.host_view()
+            if hasattr(self._gpu, "read_device"):
+                return self._gpu.read_device(value)
             return _read_device(self._gpu, value)
         return value
 
     def _runtime_error(self, err: BaseException) -> RunError:
+        from xgpu.runtime.memref import OpFailure
+
+        if isinstance(err, OpFailure) and err.op is not None:
+            return _error(err.op, err.message, self.sources, err.notes)
         op = None
         tb = err.__traceback__
         for frame, line in traceback.walk_tb(tb):
@@ -323,6 +407,13 @@ class Runner:
                 op = self.program.op_at(line)
         message = _runtime_message(err)
         return _error(op, message, self.sources)
+
+    def _race_error(self, races: list) -> RunError:
+        errors = [
+            _error(r.op, r.message, self.sources, [(r.other_op, r.note)]).diagnostic
+            for r in races
+        ]
+        return RunError(errors[0], self.sources, errors[1:])
 
 
 def _runtime_message(err: BaseException) -> str:
@@ -428,8 +519,25 @@ def run(
     trace: str | None = None,
     stdout: TextIO | None = None,
     name: str = "<input>",
+    backend: str = "opencl",
+    schedule: str = "program-order",
+    seed: int | None = None,
+    detect_races: bool = False,
+    subgroup_size: int | None = None,
 ) -> Any:
     """Run `entry` of a module (see the module docstring)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (expected one of {', '.join(BACKENDS)})")
     module, sources = load(module_or_text, name)
-    runner = Runner(module, sources, RunOptions(device=device, trace=trace, stdout=stdout))
+    options = RunOptions(
+        device=device,
+        trace=trace,
+        stdout=stdout,
+        backend=backend,
+        schedule=schedule,
+        seed=seed,
+        detect_races=detect_races,
+        subgroup_size=subgroup_size,
+    )
+    runner = Runner(module, sources, options)
     return runner.call(entry, list(args))

@@ -140,6 +140,13 @@ class HostCompiler:
         self.func_names: dict[str, str] = {}
         self.globals: dict[str, Operation] = {}
         self.current_op: Operation | None = None
+        #: op name -> handler; subclasses (the simulator's kernel compiler) swap it
+        self.handlers = _HANDLERS
+        #: terminators that leave a region (handed to its `on_exit`)
+        self.exit_terminators = _EXIT_TERMINATORS
+        #: generate calls of `hooks.host_access` around host memory accesses
+        #: (the race detector)
+        self.instrument = bool(getattr(hooks, "instrument", False))
 
     # -- naming ------------------------------------------------------------ #
 
@@ -205,6 +212,9 @@ class HostCompiler:
         args = self.vs(body.blocks[0].args)
         self.w(f"def {self.func_names[op.sym_name.data]}({', '.join(args)}):", op)
         self.w.indent += 1
+        for arg in body.blocks[0].args:
+            if isinstance(arg.type, MemRefType):
+                _name_storage(self, None, arg)
         self.region(body, self.t_return)
         self.w.indent -= 1
         self.w("")
@@ -243,7 +253,7 @@ class HostCompiler:
                 if machine is None:
                     raise HostCompileError(op, "branch in a single-block region")
                 self.branch(op, machine)
-            elif op is block.last_op and op.name in _EXIT_TERMINATORS:
+            elif op is block.last_op and op.name in self.exit_terminators:
                 on_exit(op)
             else:
                 self.op(op)
@@ -327,7 +337,7 @@ class HostCompiler:
 
     def op(self, op: Operation) -> None:
         self.current_op = op
-        handler = _HANDLERS.get(op.name)
+        handler = self.handlers.get(op.name)
         if handler is not None:
             handler(self, op)
             return
@@ -503,7 +513,10 @@ def _h_func_call(c: HostCompiler, op: Operation) -> None:
     target = c.func_names.get(callee)
     if target is None:
         if callee in RUNNER_FUNCTIONS:
-            target = c.bind(c.hooks.runner(callee), "u")
+            fn = c.hooks.runner(callee)
+            if c.instrument:
+                fn = c.hooks.observed_runner(fn, op)
+            target = c.bind(fn, "u")
         elif callee in c.funcs:
             raise HostCompileError(op, f"call of '@{callee}', which is declared but not defined")
         else:
@@ -535,6 +548,18 @@ def _h_memref_alloc(c: HostCompiler, op: Operation) -> None:
     dtype = c.bind(_dtype_of(op, mtype), "dt")
     sizes = _sizes_expr(c, mtype, op.dynamic_sizes)
     c.w(f"{c.v(op.memref)} = _halloc({dtype}, {sizes})", op)
+    _name_storage(c, op, op.memref)
+
+
+def _name_storage(c: HostCompiler, op: Operation | None, value: SSAValue) -> None:
+    """For the simulator's reports: the allocation's name (`%A`) and shape."""
+    if not getattr(c.hooks, "pass_ops", False):
+        return
+    hint = value.name_hint
+    name = f"%{hint}" if hint else f"the memref of {op.name if op is not None else 'an argument'}"
+    v = c.v(value)
+    c.w(f"if {v}.storage.name is None:")
+    c.w(f"    {v}.storage.name = {name!r}; {v}.storage.shape = {v}.sizes")
 
 
 def _h_memref_dealloc(c: HostCompiler, op: Operation) -> None:
@@ -557,18 +582,31 @@ def _bounds_check(c: HostCompiler, op: Operation, m: str, indices: list[str]) ->
     c.w(f"    _oob({m}, ({', '.join(indices)},))", op)
 
 
+def _record_host_access(c: HostCompiler, op: Operation, m: str, pos: str, write: bool) -> None:
+    """Under the race detector: tell it about a host access to element `pos`."""
+    if c.instrument:
+        fn = c.ns.get("_hacc")
+        if fn is None:
+            c.ns["_hacc"] = c.hooks.host_access
+        c.w(f"_hacc({m}, {pos}, {write}, {c.bind(op, 'op')})", op)
+
+
 def _h_memref_load(c: HostCompiler, op: Operation) -> None:
     m = c.v(op.memref)
     indices = c.vs(op.indices)
     _bounds_check(c, op, m, indices)
-    c.w(f"{c.v(op.res)} = {m}.host.item({_index_expr(c, m, indices)})", op)
+    pos = _index_expr(c, m, indices)
+    _record_host_access(c, op, m, pos, False)
+    c.w(f"{c.v(op.res)} = {m}.host.item({pos})", op)
 
 
 def _h_memref_store(c: HostCompiler, op: Operation) -> None:
     m = c.v(op.memref)
     indices = c.vs(op.indices)
     _bounds_check(c, op, m, indices)
-    c.w(f"{m}.host[{_index_expr(c, m, indices)}] = {c.v(op.value)}", op)
+    pos = _index_expr(c, m, indices)
+    _record_host_access(c, op, m, pos, True)
+    c.w(f"{m}.host[{pos}] = {c.v(op.value)}", op)
 
 
 def _h_alias(c: HostCompiler, op: Operation) -> None:
@@ -659,6 +697,11 @@ def _reassociation(op: Operation) -> list[list[int]]:
 
 
 def _h_memref_copy(c: HostCompiler, op: Operation) -> None:
+    if c.instrument:
+        c.ns.setdefault("_hview", c.hooks.host_view_access)
+        opn = c.bind(op, "op")
+        c.w(f"_hview({c.v(op.source)}, False, {opn})", op)
+        c.w(f"_hview({c.v(op.destination)}, True, {opn})", op)
     c.w(f"_mcopy({c.v(op.source)}, {c.v(op.destination)})", op)
 
 
@@ -702,6 +745,14 @@ def _gpu(c: HostCompiler) -> str:
     return "_gpu"
 
 
+def _op_arg(c: HostCompiler, op: Operation) -> str:
+    """`, OP` where the runtime wants the op (the simulator runs async ops
+    later and reports their failures at them), else nothing."""
+    if getattr(c.hooks, "pass_ops", False):
+        return f", {c.bind(op, 'op')}"
+    return ""
+
+
 def _token_target(c: HostCompiler, op: Operation) -> str:
     return c.v(op.async_token) if op.async_token is not None else "_"
 
@@ -735,7 +786,7 @@ def _h_gpu_alloc(c: HostCompiler, op: Operation) -> None:
     shared = op.host_shared is not None
     c.w(
         f"{c.v(op.memref)}, {_token_target(c, op)} = {g}.alloc({dtype}, {sizes}, {shared}, "
-        f"{_deps(c, op)}, {_is_async(op)})",
+        f"{_deps(c, op)}, {_is_async(op)}{_op_arg(c, op)})",
         op,
     )
 
@@ -743,7 +794,8 @@ def _h_gpu_alloc(c: HostCompiler, op: Operation) -> None:
 def _h_gpu_dealloc(c: HostCompiler, op: Operation) -> None:
     g = _gpu(c)
     c.w(
-        f"{_token_target(c, op)} = {g}.dealloc({c.v(op.memref)}, {_deps(c, op)}, {_is_async(op)})",
+        f"{_token_target(c, op)} = {g}.dealloc({c.v(op.memref)}, {_deps(c, op)}, "
+        f"{_is_async(op)}{_op_arg(c, op)})",
         op,
     )
 
@@ -752,7 +804,7 @@ def _h_gpu_memcpy(c: HostCompiler, op: Operation) -> None:
     g = _gpu(c)
     c.w(
         f"{_token_target(c, op)} = {g}.memcpy({c.v(op.dst)}, {c.v(op.src)}, {_deps(c, op)}, "
-        f"{_is_async(op)})",
+        f"{_is_async(op)}{_op_arg(c, op)})",
         op,
     )
 
@@ -761,7 +813,7 @@ def _h_gpu_memset(c: HostCompiler, op: Operation) -> None:
     g = _gpu(c)
     c.w(
         f"{_token_target(c, op)} = {g}.memset({c.v(op.dst)}, {c.v(op.value)}, {_deps(c, op)}, "
-        f"{_is_async(op)})",
+        f"{_is_async(op)}{_op_arg(c, op)})",
         op,
     )
 
@@ -769,7 +821,7 @@ def _h_gpu_memset(c: HostCompiler, op: Operation) -> None:
 def _h_gpu_host_register(c: HostCompiler, op: Operation) -> None:
     g = _gpu(c)
     method = "host_register" if op.name == "gpu.host_register" else "host_unregister"
-    c.w(f"{g}.{method}({c.v(op.value)})", op)
+    c.w(f"{g}.{method}({c.v(op.value)}{_op_arg(c, op)})", op)
 
 
 def _h_gpu_set_default_device(c: HostCompiler, op: Operation) -> None:

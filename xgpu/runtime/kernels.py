@@ -99,9 +99,11 @@ def _find_symbol(module: ModuleOp, ref: SymbolRefAttr) -> tuple[Operation, Opera
 class KernelCache:
     """The programs and kernels of one run."""
 
-    def __init__(self, module: ModuleOp, gpu: GpuRuntime):
+    def __init__(self, module: ModuleOp, gpu: GpuRuntime, subgroup_size: int | None = None):
         self.module = module
         self.gpu = gpu
+        #: emulated subgroup size (None: one subgroup per workgroup)
+        self.subgroup_size = subgroup_size
         self.modules: dict[int, tuple[OpenCLProgram, cl.Program]] = {}
         self.infos: dict[tuple[int, str], KernelInfo] = {}
 
@@ -117,7 +119,10 @@ class KernelCache:
 
         name = module_op.sym_name.data
         try:
-            ocl = compile_gpu_module(module_op, **emit_options(self.gpu.dctx.device))
+            options = emit_options(self.gpu.dctx.device)
+            if self.subgroup_size is not None and options["subgroups"] == "emulate":
+                options["subgroup_size"] = self.subgroup_size
+            ocl = compile_gpu_module(module_op, **options)
         except EmitError as err:
             raise KernelBuildError(
                 err.op or module_op,

@@ -35,6 +35,18 @@ class RuntimeFailure(Exception):
     """An error of the running program (reported at the op being run)."""
 
 
+class OpFailure(RuntimeFailure):
+    """An error of the running program at a known op (an op of a simulated
+    kernel, or an async GPU op that failed after the host issued it), with
+    notes `(op, text)`."""
+
+    def __init__(self, op: Any, message: str, notes: list | None = None):
+        super().__init__(message)
+        self.op = op
+        self.message = message
+        self.notes: list = list(notes or [])
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype:
     """The numpy type of one element of `element_type` in memory: the dtype of
     its `xgpu.semantics` scalar (i1 is a byte holding 0 or 1, index is int64)."""
@@ -85,16 +97,39 @@ def static_layout(memref_type: MemRefType) -> tuple[int | None, tuple[int | None
 class Storage:
     """One allocation: host elements and/or a device buffer (see module doc)."""
 
-    __slots__ = ("host", "buf", "nbytes", "kind", "released", "__weakref__")
+    __slots__ = (
+        "host",
+        "buf",
+        "nbytes",
+        "kind",
+        "released",
+        "init",
+        "shadow",
+        "name",
+        "shape",
+        "where",
+        "__weakref__",
+    )
 
     def __init__(self, host: np.ndarray | None, buf: Any, nbytes: int, kind: str):
         self.host = host
         self.buf = buf
         self.nbytes = nbytes
         #: "host" (memref.alloc, numpy argument), "device" (gpu.alloc),
-        #: "shared" (gpu.alloc host_shared), "global" (memref.global)
+        #: "shared" (gpu.alloc host_shared), "global" (memref.global),
+        #: "workgroup"/"private" (the simulator's kernel memory)
         self.kind = kind
         self.released = False
+        #: simulator only: per element, whether it was ever written (a
+        #: bytearray; None: every element counts as written)
+        self.init: bytearray | None = None
+        #: simulator only: the race detector's record of accesses (or None)
+        self.shadow: Any = None
+        #: how reports name the allocation (`%dA`), and its shape then
+        self.name: str | None = None
+        self.shape: tuple[int, ...] | None = None
+        #: for memory of one block or work-item: which (" of block (0, 0, 0)")
+        self.where = ""
 
 
 class _DeviceOnly:

@@ -1,7 +1,9 @@
-"""`xgpu-run FILE`: run a host function with its GPU work on an OpenCL device.
+"""`xgpu-run FILE`: run a host function with its GPU work on an OpenCL device,
+or on xgpu's simulator.
 
     xgpu-run prog.mlir                      # runs @main
     xgpu-run prog.mlir --entry other --device cpu --verbose --trace out.json
+    xgpu-run prog.mlir --backend sim --schedule random --seed 3 --detect-races
 
 The entry function takes no arguments (as with mlir-runner); a scalar result
 is printed on a line of its own. See `xgpu.runtime.api` for what programs may
@@ -38,6 +40,36 @@ def _arg_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--list-devices", action="store_true", help="list the OpenCL devices and exit"
     )
+    parser.add_argument(
+        "--backend",
+        choices=("opencl", "sim"),
+        default="opencl",
+        help="run kernels with OpenCL (default) or on the simulator, work-item by work-item",
+    )
+    parser.add_argument(
+        "--schedule",
+        choices=("program-order", "random"),
+        default="program-order",
+        help="simulator: start async GPU ops as issued (default) or in a random order "
+        "that respects their dependencies",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="simulator: the seed of --schedule random"
+    )
+    parser.add_argument(
+        "--detect-races",
+        action="store_true",
+        help="simulator: report data races (host vs GPU, GPU op vs GPU op, work-items "
+        "between barriers)",
+    )
+    parser.add_argument(
+        "--subgroup-size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="subgroup size (simulator: default 32; OpenCL: emulated subgroups of N lanes, "
+        "default one subgroup per workgroup)",
+    )
     return parser
 
 
@@ -58,7 +90,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         argv = sys.argv[1:]
     if "--list-devices" in argv:
         sys.exit(_list_devices())
-    args = _arg_parser().parse_args(argv)
+    parser = _arg_parser()
+    args = parser.parse_args(argv)
+    if args.backend != "sim":
+        for flag, value in (
+            ("--schedule", args.schedule != "program-order"),
+            ("--seed", args.seed is not None),
+            ("--detect-races", args.detect_races),
+        ):
+            if value:
+                parser.error(f"{flag} needs --backend sim")
+    elif args.trace is not None:
+        parser.error("--trace records OpenCL commands: it needs --backend opencl")
+    if args.subgroup_size is not None and args.subgroup_size < 1:
+        parser.error("--subgroup-size must be positive")
     sys.exit(run_file(args))
 
 
@@ -83,6 +128,11 @@ def run_file(args: argparse.Namespace) -> int:
             trace=args.trace,
             verbose=args.verbose,
             in_order=True if args.in_order else None,
+            backend=getattr(args, "backend", "opencl"),
+            schedule=getattr(args, "schedule", "program-order"),
+            seed=getattr(args, "seed", None),
+            detect_races=getattr(args, "detect_races", False),
+            subgroup_size=getattr(args, "subgroup_size", None),
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)
@@ -96,7 +146,7 @@ def run_file(args: argparse.Namespace) -> int:
         result = runner.call(args.entry, [])
     except RunError as err:
         sys.stdout.flush()
-        if err.diagnostic.location is None and not err.diagnostic.notes:
+        if err.diagnostic.location is None and not err.diagnostic.notes and not err.more:
             print(f"xgpu-run: error: {err.diagnostic.message}", file=sys.stderr)
         else:
             print(err.format(), file=sys.stderr)

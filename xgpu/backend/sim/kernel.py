@@ -1,0 +1,818 @@
+"""gpu.module -> Python: the simulator's kernels.
+
+Each `gpu.func` (and `func.func`) of a `gpu.module` becomes one Python
+function, generated as source by the host compiler's machinery
+(`xgpu.runtime.compile_host.HostCompiler`: the same translation of scf and
+cf control flow, the same `xgpu.semantics` table for arith and math, so host
+code, simulated kernels and OpenCL C compute alike). A function runs one
+work-item:
+
+    def k_NAME(_w, _tx, _ty, _tz, _bx, _by, _bz, _nx, _ny, _nz, _gx, _gy, _gz,
+               *arguments, *workgroup_buffers)
+
+(`_w`: the work-item's `WorkItem`; thread ids, block ids, block and grid
+sizes). A function that reaches a `gpu.barrier`, `gpu.all_reduce` or a
+subgroup op (itself or through calls) is a generator: at each such op it
+yields a request `(scope, op index, combine, payload)` to the block's
+scheduler (`workgroup`), which resumes the work-items together once all of
+them (scope "block") or all of their subgroup (scope "subgroup") have reached
+the same op, sending each its result. Calls of such functions are `yield from`.
+
+Memory: a memref value is an `xgpu.runtime.memref.MemRef`; where it is
+defined, its descriptor is unpacked into locals (`V_d` data array, `V_i` the
+per-element written flags, `V_h` the race detector's shadow, `V_o` offset,
+`V_nK` sizes, `V_sK` strides), so a load is a bounds check, one position
+computation, one written-flag test and one array read. Failures raise the
+small exceptions below; `workgroup` maps them to the op (by the generated
+line) and reads the indices from the frame's locals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    MemRefType,
+    UnitAttr,
+)
+from xdsl.ir import Block, Operation, SSAValue
+
+from xgpu.runtime.compile_host import (
+    _EXIT_TERMINATORS,
+    _HANDLERS,
+    HostCompileError,
+    HostCompiler,
+    _ident,
+    _rank_reduction,
+    _static_and_dynamic,
+)
+from xgpu.runtime.memref import DYNAMIC, MemRef, RuntimeFailure, Storage, numpy_dtype
+from xgpu.semantics import gpu as gsem
+
+CTX = "_w, _tx, _ty, _tz, _bx, _by, _bz, _nx, _ny, _nz, _gx, _gy, _gz"
+
+SYNC_OPS = frozenset(
+    [
+        "gpu.barrier",
+        "gpu.all_reduce",
+        "gpu.subgroup_reduce",
+        "gpu.shuffle",
+        "gpu.rotate",
+        "gpu.subgroup_broadcast",
+    ]
+)
+
+
+# --------------------------------------------------------------------------- #
+# What failures the generated code raises
+
+
+class OutOfBounds(Exception):
+    pass
+
+
+class Uninitialized(Exception):
+    pass
+
+
+class Freed(Exception):
+    pass
+
+
+def _oob() -> None:
+    raise OutOfBounds
+
+
+def _uninit() -> None:
+    raise Uninitialized
+
+
+class _FreedMemory:
+    """Stands for the data and written flags of deallocated memory."""
+
+    __slots__ = ()
+
+    def _fail(self, *args: Any) -> Any:
+        raise Freed
+
+    __getitem__ = __setitem__ = item = _fail
+
+
+FREED = _FreedMemory()
+
+
+def unpack(m: MemRef) -> tuple:
+    """(data, written flags, shadow, offset, *sizes, *strides) of a kernel memref."""
+    st = m.storage
+    if st.released:
+        return (FREED, FREED, None, m.offset, *m.sizes, *m.strides)
+    data = st.buf if st.buf is not None else st.host
+    if data is None:
+        raise RuntimeFailure("a kernel uses memory the device cannot use")
+    init = st.init
+    if init is None:
+        init = st.init = bytearray(b"\x01") * max(len(data), 1)
+    return (data, init, st.shadow, m.offset, *m.sizes, *m.strides)
+
+
+def new_memory(
+    dtype: np.dtype, sizes: tuple[int, ...], kind: str, name: str | None, where: str = ""
+) -> MemRef:
+    """Zeroed memory whose elements count as never written (workgroup,
+    private, alloca)."""
+    from xgpu.runtime.memref import row_major_strides
+
+    n = 1
+    for s in sizes:
+        n *= s
+    data = np.zeros(max(n, 1), dtype=dtype)
+    st = Storage(None, data, n * dtype.itemsize, kind)
+    st.init = bytearray(max(n, 1))
+    st.name = name
+    st.shape = tuple(sizes)
+    st.where = where
+    return MemRef(st, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
+
+
+# --------------------------------------------------------------------------- #
+# The compiled program
+
+
+@dataclass
+class KernelProgram:
+    """The Python functions of one gpu.module."""
+
+    functions: dict[str, Callable[..., Any]]
+    generators: frozenset[str]
+    source: str
+    filename: str
+    line_ops: dict[int, Operation]
+    #: per memref.load/store/... op: the local names of its memref and indices
+    access_names: dict[Operation, tuple[str, list[str]]]
+    func_ops: dict[str, Operation]
+    op_ids: list[Operation] = field(default_factory=list)
+
+    def op_at(self, line: int) -> Operation | None:
+        while line > 0:
+            op = self.line_ops.get(line)
+            if op is not None:
+                return op
+            line -= 1
+        return None
+
+
+@dataclass(frozen=True)
+class SimOptions:
+    subgroup_size: int = 32
+    detect_races: bool = False
+
+
+class KernelCompiler(HostCompiler):
+    """Generates the Python functions of one gpu.module (see the module doc)."""
+
+    def __init__(self, gpu_module: Operation, options: SimOptions, hooks: Any):
+        super().__init__(gpu_module, hooks)
+        self.gpu_module = gpu_module
+        self.options = options
+        self.handlers = KERNEL_HANDLERS
+        self.exit_terminators = _EXIT_TERMINATORS | {"gpu.return", "gpu.yield"}
+        self.instrument = False
+        self.unpacked: dict[SSAValue, str] = {}
+        self.access_names: dict[Operation, tuple[str, list[str]]] = {}
+        self.generators: set[str] = set()
+        self.op_ids: list[Operation] = []
+        self.current_func: Operation | None = None
+
+    # -- memrefs --------------------------------------------------------- #
+
+    def unpack_value(self, value: SSAValue) -> None:
+        """Emit the unpacking of a ranked memref value's descriptor."""
+        t = value.type
+        if not isinstance(t, MemRefType):
+            return
+        v = self.v(value)
+        rank = len(t.get_shape())
+        names = [f"{v}_d", f"{v}_i", f"{v}_h", f"{v}_o"]
+        names += [f"{v}_n{d}" for d in range(rank)]
+        names += [f"{v}_s{d}" for d in range(rank)]
+        self.ns.setdefault("_unpack", unpack)
+        self.w(f"{', '.join(names)}, = _unpack({v})")
+        self.unpacked[value] = v
+
+    def op_id(self, op: Operation) -> int:
+        self.op_ids.append(op)
+        return len(self.op_ids) - 1
+
+    # -- entry ------------------------------------------------------------- #
+
+    def compile(self) -> KernelProgram:  # type: ignore[override]
+        from xgpu.runtime import compile_host
+
+        compile_host._counter += 1
+        filename = f"<xgpu-sim-{compile_host._counter}>"
+        funcs = [
+            op for op in self.gpu_module.body.block.ops if op.name in ("gpu.func", "func.func")
+        ]
+        for op in funcs:
+            self.funcs[op.sym_name.data] = op
+            if op.body.blocks:
+                self.func_names[op.sym_name.data] = f"k_{_ident(op.sym_name.data)}"
+        for op in self.gpu_module.body.block.ops:
+            if op.name == "memref.global":
+                self.globals[op.sym_name.data] = op
+        self.generators = _yielding_functions(self.funcs)
+        self.ns.update(
+            _oob=_oob,
+            _uninit=_uninit,
+            _new=new_memory,
+            _RuntimeFailure=RuntimeFailure,
+            _MemRef=MemRef,
+        )
+        for op in funcs:
+            if op.body.blocks:
+                self.function(op)
+        source = "\n".join(self.w.lines) + "\n"
+        code = compile(source, filename, "exec")
+        exec(code, self.ns)
+        functions = {name: self.ns[py] for name, py in self.func_names.items()}
+        return KernelProgram(
+            functions,
+            frozenset(self.generators),
+            source,
+            filename,
+            self.w.line_ops,
+            self.access_names,
+            self.funcs,
+            self.op_ids,
+        )
+
+    def function(self, op: Operation) -> None:
+        self.current_func = op
+        entry = op.body.blocks[0]
+        n_inputs = len(op.function_type.inputs.data)
+        args = list(entry.args)
+        inputs = args[:n_inputs]
+        n_wg = op.num_workgroup_attributions if op.name == "gpu.func" else 0
+        wg = args[n_inputs : n_inputs + n_wg]
+        private = args[n_inputs + n_wg :]
+        params = [CTX, *self.vs(inputs), *self.vs(wg)]
+        self.w(f"def {self.func_names[op.sym_name.data]}({', '.join(params)}):", op)
+        self.w.indent += 1
+        for value in private:
+            t = value.type
+            dtype = self.bind(numpy_dtype(t.element_type), "dt")
+            sizes = tuple(t.get_shape())
+            name = repr(_value_label(value))
+            self.w(f"{self.v(value)} = _new({dtype}, {sizes!r}, 'private', {name})", op)
+        for value in args:
+            self.unpack_value(value)
+        self.region(op.body, self.t_return)
+        if op.sym_name.data in self.generators:
+            # A generator even when no path reaches a yield.
+            self.w("if False:")
+            self.w("    yield")
+        self.w.indent -= 1
+        self.w("")
+
+    def block_ops(self, block: Block, on_exit, machine) -> None:  # type: ignore[override]
+        if block.parent is not None and block is not block.parent.blocks.first:
+            for arg in block.args:
+                self.unpack_value(arg)
+        elif block.parent is not None and block.parent.parent is not None:
+            parent_op = block.parent.parent
+            if parent_op.name not in ("gpu.func", "func.func"):
+                for arg in block.args:
+                    self.unpack_value(arg)
+        super().block_ops(block, on_exit, machine)
+
+    def op(self, op: Operation) -> None:
+        super().op(op)
+        for result in op.results:
+            if op.name not in _UNPACKS_ITSELF:
+                self.unpack_value(result)
+
+    def t_return(self, op: Operation) -> None:
+        if op.name not in ("gpu.return", "func.return"):
+            raise HostCompileError(op, f"unexpected terminator '{op.name}' in a function")
+        values = self.vs(op.operands)
+        if not values:
+            self.w("return", op)
+        elif len(values) == 1:
+            self.w(f"return {values[0]}", op)
+        else:
+            self.w(f"return ({', '.join(values)})", op)
+
+
+_UNPACKS_ITSELF = frozenset()
+
+
+def _value_label(value: SSAValue) -> str:
+    hint = value.name_hint
+    return f"%{hint}" if hint else "a buffer"
+
+
+def _yielding_functions(funcs: dict[str, Operation]) -> set[str]:
+    """Functions that reach a synchronizing op, themselves or through calls."""
+    direct: set[str] = set()
+    calls: dict[str, set[str]] = {}
+    for name, op in funcs.items():
+        calls[name] = set()
+        for inner in op.walk():
+            if inner.name in SYNC_OPS:
+                direct.add(name)
+            elif inner.name == "func.call":
+                calls[name].add(inner.callee.root_reference.data)
+    result = set(direct)
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in calls.items():
+            if name not in result and callees & result:
+                result.add(name)
+                changed = True
+    return result
+
+
+# --------------------------------------------------------------------------- #
+# Handlers
+
+
+def _h_id(c: KernelCompiler, op: Operation) -> None:
+    dim = op.dimension.data.value
+    expr = {
+        "gpu.thread_id": f"_t{dim}",
+        "gpu.block_id": f"_b{dim}",
+        "gpu.block_dim": f"_n{dim}",
+        "gpu.grid_dim": f"_g{dim}",
+        "gpu.global_id": f"_b{dim} * _n{dim} + _t{dim}",
+    }[op.name]
+    c.w(f"{c.v(op.result)} = {expr}", op)
+
+
+def _h_subgroup_query(c: KernelCompiler, op: Operation) -> None:
+    attr = {
+        "gpu.lane_id": "lane",
+        "gpu.subgroup_id": "sg",
+        "gpu.num_subgroups": "nsg",
+        "gpu.subgroup_size": "sgn",
+    }[op.name]
+    c.w(f"{c.v(op.result)} = _w.{attr}", op)
+
+
+def _h_barrier(c: KernelCompiler, op: Operation) -> None:
+    req = c.bind(("block", c.op_id(op), None, None), "bar")
+    c.w(f"yield {req}", op)
+
+
+def _h_cluster_unsupported(c: KernelCompiler, op: Operation) -> None:
+    raise HostCompileError(op, f"'{op.name}' is not supported by the simulator")
+
+
+def _memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
+    """Emit the bounds check and position of `op`'s access; returns the
+    memref's local prefix."""
+    mval = op.memref
+    if mval not in c.unpacked:
+        raise HostCompileError(op, "memref of unknown layout in a kernel")
+    m = c.unpacked[mval]
+    indices = c.vs(op.indices)
+    c.access_names[op] = (m, indices)
+    if indices:
+        cond = " and ".join(f"0 <= {i} < {m}_n{d}" for d, i in enumerate(indices))
+        c.w(f"if not ({cond}): _oob()", op)
+    pos = " + ".join([f"{m}_o", *(f"{i} * {m}_s{d}" for d, i in enumerate(indices))])
+    c.w(f"_p = {pos}", op)
+    if c.options.detect_races:
+        oid = c.bind(op, "op")
+        c.ns.setdefault("_kacc", c.hooks.kernel_access)
+        c.w(f"if {m}_h is not None: _kacc({m}_h, _p, {write}, _w, {oid})", op)
+    return m
+
+
+def _h_load(c: KernelCompiler, op: Operation) -> None:
+    m = _memref_access(c, op, False)
+    c.w(f"if not {m}_i[_p]: _uninit()", op)
+    c.w(f"{c.v(op.res)} = {m}_d.item(_p)", op)
+
+
+def _h_store(c: KernelCompiler, op: Operation) -> None:
+    m = _memref_access(c, op, True)
+    c.w(f"{m}_i[_p] = 1", op)
+    c.w(f"{m}_d[_p] = {c.v(op.value)}", op)
+
+
+def _h_alias(c: KernelCompiler, op: Operation) -> None:
+    c.w(f"{c.v(op.results[0])} = {c.v(op.operands[0])}", op)
+
+
+def _h_assume_alignment(c: KernelCompiler, op: Operation) -> None:
+    if op.results:
+        _h_alias(c, op)
+    else:
+        c.w("pass", op)
+
+
+def _h_subview(c: KernelCompiler, op: Operation) -> None:
+    from xgpu.runtime.compile_host import subview
+
+    offsets = _static_and_dynamic(c, op.static_offsets, op.offsets)
+    sizes = _static_and_dynamic(c, op.static_sizes, op.sizes)
+    strides = _static_and_dynamic(c, op.static_strides, op.strides)
+    source_rank = len(op.static_sizes.get_values())
+    keep = _rank_reduction(op, op.static_sizes.get_values(), op.result.type, source_rank)
+    fn = c.bind(subview, "sv")
+    c.w(
+        f"{c.v(op.result)} = {fn}({c.v(op.source)}, {offsets}, {sizes}, {strides}, "
+        f"{c.bind(keep, 'keep')})",
+        op,
+    )
+
+
+def _reinterpret_checked(m: MemRef, offset: int, sizes, strides) -> MemRef:
+    view = m.view(offset, tuple(sizes), tuple(strides))
+    lo, hi = view.span()
+    data = m.storage.buf if m.storage.buf is not None else m.storage.host
+    n = len(data) if data is not None else 0
+    if hi > lo and (lo < 0 or hi > max(n, m.storage.nbytes // max(m.dtype.itemsize, 1))):
+        raise RuntimeFailure(
+            f"memref.reinterpret_cast outside its buffer: elements [{lo}, {hi}) of {n}"
+        )
+    return view
+
+
+def _h_reinterpret(c: KernelCompiler, op: Operation) -> None:
+    offsets = _static_and_dynamic(c, op.static_offsets, op.offsets)
+    sizes = _static_and_dynamic(c, op.static_sizes, op.sizes)
+    strides = _static_and_dynamic(c, op.static_strides, op.strides)
+    fn = c.bind(_reinterpret_checked, "ri")
+    c.w(f"{c.v(op.result)} = {fn}({c.v(op.source)}, {offsets}[0], {sizes}, {strides})", op)
+
+
+_VIEWS: Any = None
+
+
+def _byte_view(m: MemRef, shift: int, dtype: np.dtype, sizes: tuple[int, ...]) -> MemRef:
+    """`memref.view`: elements of `dtype` over the bytes of an i8 memref from
+    byte `shift`. Views of the same bytes share one storage (and so their
+    written flags and race records)."""
+    import weakref
+
+    from xgpu.runtime.memref import row_major_strides
+
+    global _VIEWS
+    if _VIEWS is None:
+        _VIEWS = weakref.WeakKeyDictionary()
+    st = m.storage
+    if st.released:
+        raise Freed
+    base = st.buf if st.buf is not None else st.host
+    n = 1
+    for s in sizes:
+        n *= s
+    start = m.offset + shift
+    stop = start + n * dtype.itemsize
+    if shift < 0 or stop > m.offset + m.sizes[0] or start % dtype.itemsize:
+        raise RuntimeFailure(
+            f"memref.view of {n} x {dtype} at byte {shift} outside (or misaligned in) "
+            f"its {m.sizes[0]}-byte buffer"
+        )
+    cache = _VIEWS.setdefault(st, {})
+    key = (start, dtype.str, n)
+    view_st = cache.get(key)
+    if view_st is None:
+        data = base[start:stop].view(dtype)
+        view_st = Storage(None, data, n * dtype.itemsize, st.kind)
+        view_st.init = bytearray(max(n, 1)) if st.kind != "host" else None
+        view_st.shadow = st.shadow.__class__() if st.shadow is not None else None
+        view_st.name = st.name
+        view_st.where = st.where
+        view_st.shape = (n,)
+        cache[key] = view_st
+    return MemRef(view_st, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
+
+
+def _h_view(c: KernelCompiler, op: Operation) -> None:
+    t = op.results[0].type
+    dtype = c.bind(numpy_dtype(t.element_type), "dt")
+    dyn = iter(c.vs(op.sizes))
+    sizes = [next(dyn) if s == DYNAMIC or s < 0 else str(s) for s in t.get_shape()]
+    fn = c.bind(_byte_view, "bv")
+    c.w(
+        f"{c.v(op.results[0])} = {fn}({c.v(op.source)}, {c.v(op.byte_shift)}, {dtype}, "
+        f"({''.join(s + ', ' for s in sizes)}))",
+        op,
+    )
+
+
+def _h_alloca(c: KernelCompiler, op: Operation) -> None:
+    t = op.memref.type
+    dtype = c.bind(numpy_dtype(t.element_type), "dt")
+    dyn = iter(c.vs(op.dynamic_sizes))
+    sizes = [next(dyn) if s == DYNAMIC or s < 0 else str(s) for s in t.get_shape()]
+    label = repr(_value_label(op.memref))
+    c.w(
+        f"{c.v(op.memref)} = _new({dtype}, ({''.join(s + ', ' for s in sizes)}), 'private', "
+        f"{label})",
+        op,
+    )
+
+
+def _h_dim(c: KernelCompiler, op: Operation) -> None:
+    from xgpu.runtime.compile_host import _dim
+
+    c.w(f"{c.v(op.result)} = {c.bind(_dim, 'dim')}({c.v(op.source)}, {c.v(op.index)})", op)
+
+
+def _h_get_global(c: KernelCompiler, op: Operation) -> None:
+    name = op.name_.root_reference.data
+    glob = c.globals.get(name)
+    if glob is None:
+        raise HostCompileError(op, f"no memref.global named '@{name}' in this gpu.module")
+    c.w(f"{c.v(op.memref)} = {c.bind(_device_global(glob), 'g')}", op)
+
+
+def _device_global(op: Operation) -> MemRef:
+    from xgpu.runtime.memref import from_numpy
+
+    mtype = op.type
+    dtype = numpy_dtype(mtype.element_type)
+    shape = tuple(mtype.get_shape())
+    data = np.zeros(shape, dtype=dtype)
+    init = op.initial_value
+    if isinstance(init, DenseIntOrFPElementsAttr):
+        values = init.get_values()
+        if len(values) == 1 and data.size != 1:
+            data[...] = values[0]
+        else:
+            data[...] = np.array(values, dtype=dtype).reshape(shape)
+    m = from_numpy(data)
+    m.storage.kind = "global"
+    m.storage.buf = m.storage.host
+    m.storage.name = f"@{op.sym_name.data}"
+    m.storage.shape = shape
+    return m
+
+
+def _h_dsm(c: KernelCompiler, op: Operation) -> None:
+    c.w(f"{c.v(op.result_memref)} = _w.bs.dsm", op)
+
+
+_PRINTF_SPEC = None
+
+
+def printf_format(fmt: str, values: tuple, widths: tuple[int, ...], out: Any) -> None:
+    """C's printf of `fmt` with `values` (integers of `widths` bits, floats)."""
+    import re
+
+    global _PRINTF_SPEC
+    if _PRINTF_SPEC is None:
+        _PRINTF_SPEC = re.compile(r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfFgGaAcs%])")
+    pieces: list[str] = []
+    pos = 0
+    k = 0
+    for m in _PRINTF_SPEC.finditer(fmt):
+        pieces.append(fmt[pos : m.start()])
+        pos = m.end()
+        flags, width, prec, _length, conv = m.groups()
+        if conv == "%":
+            pieces.append("%")
+            continue
+        if k >= len(values):
+            pieces.append(m.group(0))
+            continue
+        value, bits = values[k], widths[k]
+        k += 1
+        spec = "%" + flags + (width or "") + (f".{prec}" if prec is not None else "")
+        if conv in "ouxX":
+            if isinstance(value, int):
+                value &= (1 << max(bits, 32)) - 1
+            pieces.append((spec + conv) % value)
+        elif conv in "di":
+            pieces.append((spec + "d") % int(value))
+        elif conv == "c":
+            pieces.append((spec + "c") % chr(int(value) & 0xFF))
+        elif conv in "aA":
+            text = float(value).hex()
+            pieces.append(text.upper() if conv == "A" else text)
+        elif conv == "s":
+            pieces.append((spec + "s") % value)
+        else:
+            v = float(value)
+            if math.isnan(v):
+                text = "-nan" if math.copysign(1.0, v) < 0 else "nan"
+                pieces.append((spec.replace("0", "") + "s") % (text.upper() if conv.isupper() else text))
+            else:
+                pieces.append((spec + conv) % v)
+    pieces.append(fmt[pos:])
+    out.write("".join(pieces))
+
+
+def _h_printf(c: KernelCompiler, op: Operation) -> None:
+    from xgpu.semantics import scalar
+
+    widths = tuple(scalar(v.type).width if scalar(v.type).is_int else 64 for v in op.args)
+    fn = c.bind(printf_format, "pf")
+    args = c.vs(op.args)
+    values = "(" + "".join(a + ", " for a in args) + ")"
+    c.w(f"{fn}({op.format_text!r}, {values}, {widths!r}, _w.out)", op)
+
+
+def _combine_fn(c: KernelCompiler, op: Operation, kind: str | None) -> str:
+    """A name bound to the binary combining function of a reduction."""
+    if kind is not None:
+        return c.bind(gsem.combiner(kind, op.operands[0].type).py, "cmb")
+    # The region form: a nested function.
+    region = op.body
+    block = region.blocks.first
+    name = c.fresh("comb")
+    lhs, rhs = c.vs(block.args)
+    c.w(f"def {name}({lhs}, {rhs}):", op)
+    c.w.indent += 1
+
+    def on_exit(term: Operation) -> None:
+        if term.name != "gpu.yield":
+            raise HostCompileError(term, "gpu.all_reduce's region must end with gpu.yield")
+        c.w(f"return {c.v(term.operands[0])}", term)
+
+    saved = c.handlers
+    c.region(region, on_exit)
+    c.handlers = saved
+    c.w.indent -= 1
+    return name
+
+
+def _all_reduce_combine(combine: Callable[[Any, Any], Any]) -> Callable[[list], list]:
+    def run(values: list) -> list:
+        result = gsem.fold_reduce(values, combine)
+        return [result] * len(values)
+
+    return run
+
+
+def _h_all_reduce(c: KernelCompiler, op: Operation) -> None:
+    kind = op.op.data.value if op.op is not None else None
+    comb = _combine_fn(c, op, kind)
+    make = c.bind(_all_reduce_combine, "mk")
+    oid = c.op_id(op)
+    c.w(f"{c.v(op.result)} = yield ('block', {oid}, {make}({comb}), {c.v(op.value)})", op)
+
+
+def _reduce_kind(op: Operation) -> str:
+    return op.op.data.value
+
+
+def _subgroup_reduce_fn(combine, size: int | None, stride: int):
+    def run(values: list) -> list:
+        if size is None:
+            r = gsem.fold_reduce(values, combine)
+            return [r] * len(values)
+        return gsem.cluster_reduce(values, combine, size, stride)
+
+    return run
+
+
+def _h_subgroup_reduce(c: KernelCompiler, op: Operation) -> None:
+    kind = _reduce_kind(op)
+    comb = gsem.combiner(kind, op.value.type).py
+    size = op.cluster_size.value.data if op.cluster_size is not None else None
+    stride = op.cluster_stride.value.data if op.cluster_stride is not None else 1
+    fn = c.bind(_subgroup_reduce_fn(comb, size, stride), "sgr")
+    oid = c.op_id(op)
+    c.w(f"{c.v(op.result)} = yield ('subgroup', {oid}, {fn}, {c.v(op.value)})", op)
+
+
+def _shuffle_fn(mode: str):
+    def run(payloads: list) -> list:
+        values = [p[0] for p in payloads]
+        offsets = [p[1] for p in payloads]
+        width = payloads[0][2]
+        return gsem.shuffle(values, offsets, width, mode)
+
+    return run
+
+
+def _h_shuffle(c: KernelCompiler, op: Operation) -> None:
+    mode = op.mode.data.value
+    fn = c.bind(_shuffle_fn(mode), "shf")
+    oid = c.op_id(op)
+    payload = f"({c.v(op.value)}, {c.v(op.offset)}, {c.v(op.width)})"
+    c.w(
+        f"{c.v(op.shuffle_result)}, {c.v(op.valid)} = yield ('subgroup', {oid}, {fn}, {payload})",
+        op,
+    )
+
+
+def _rotate_fn(offset: int, width: int):
+    def run(values: list) -> list:
+        return gsem.rotate(values, offset, width)
+
+    return run
+
+
+def _h_rotate(c: KernelCompiler, op: Operation) -> None:
+    fn = c.bind(_rotate_fn(op.offset.value.data, op.width.value.data), "rot")
+    oid = c.op_id(op)
+    c.w(
+        f"{c.v(op.rotate_result)}, {c.v(op.valid)} = yield ('subgroup', {oid}, {fn}, "
+        f"{c.v(op.value)})",
+        op,
+    )
+
+
+def _broadcast_fn(payloads: list) -> list:
+    values = [p[0] for p in payloads]
+    lane = payloads[0][1]
+    if not 0 <= lane < len(values):
+        raise RuntimeFailure(
+            f"gpu.subgroup_broadcast from lane {lane} of a subgroup of {len(values)} lanes"
+        )
+    return gsem.broadcast(values, lane)
+
+
+def _h_broadcast(c: KernelCompiler, op: Operation) -> None:
+    lane = c.v(op.lane) if op.lane is not None else "0"
+    oid = c.op_id(op)
+    fn = c.bind(_broadcast_fn, "bc")
+    c.w(
+        f"{c.v(op.result)} = yield ('subgroup', {oid}, {fn}, ({c.v(op.src)}, {lane}))",
+        op,
+    )
+
+
+def _h_call(c: KernelCompiler, op: Operation) -> None:
+    callee = op.callee.root_reference.data
+    target = c.func_names.get(callee)
+    if target is None or op.callee.nested_references.data:
+        raise HostCompileError(op, f"calls @{callee}, which is not a function of this gpu.module")
+    fop = c.funcs[callee]
+    if fop.name == "gpu.func" and isinstance(fop.attributes.get("gpu.kernel"), UnitAttr):
+        raise HostCompileError(op, f"calls the kernel @{callee}")
+    args = ", ".join([CTX, *c.vs(op.arguments)])
+    call = f"{target}({args})"
+    if callee in c.generators:
+        call = f"(yield from {call})"
+    results = c.vs(op.results)
+    if not results:
+        c.w(call, op)
+    elif len(results) == 1:
+        c.w(f"{results[0]} = {call}", op)
+    else:
+        c.w(f"{', '.join(results)} = {call}", op)
+
+
+def _h_unsupported(c: KernelCompiler, op: Operation) -> None:
+    raise HostCompileError(op, f"'{op.name}' is not supported in kernels by the simulator")
+
+
+_SHARED = (
+    "arith.constant",
+    "scf.for",
+    "scf.if",
+    "scf.while",
+    "scf.index_switch",
+    "scf.execute_region",
+    "scf.parallel",
+    "cf.assert",
+)
+
+KERNEL_HANDLERS: dict[str, Callable[[Any, Operation], None]] = {
+    name: _HANDLERS[name] for name in _SHARED
+}
+KERNEL_HANDLERS.update(
+    {
+        "gpu.thread_id": _h_id,
+        "gpu.block_id": _h_id,
+        "gpu.block_dim": _h_id,
+        "gpu.grid_dim": _h_id,
+        "gpu.global_id": _h_id,
+        "gpu.lane_id": _h_subgroup_query,
+        "gpu.subgroup_id": _h_subgroup_query,
+        "gpu.num_subgroups": _h_subgroup_query,
+        "gpu.subgroup_size": _h_subgroup_query,
+        "gpu.barrier": _h_barrier,
+        "gpu.printf": _h_printf,
+        "gpu.dynamic_shared_memory": _h_dsm,
+        "gpu.all_reduce": _h_all_reduce,
+        "gpu.subgroup_reduce": _h_subgroup_reduce,
+        "gpu.shuffle": _h_shuffle,
+        "gpu.rotate": _h_rotate,
+        "gpu.subgroup_broadcast": _h_broadcast,
+        "memref.load": _h_load,
+        "memref.store": _h_store,
+        "memref.cast": _h_alias,
+        "memref.memory_space_cast": _h_alias,
+        "memref.assume_alignment": _h_assume_alignment,
+        "memref.subview": _h_subview,
+        "memref.reinterpret_cast": _h_reinterpret,
+        "memref.view": _h_view,
+        "memref.alloca": _h_alloca,
+        "memref.dim": _h_dim,
+        "memref.get_global": _h_get_global,
+        "func.call": _h_call,
+    }
+)

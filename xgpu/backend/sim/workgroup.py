@@ -1,0 +1,339 @@
+"""Running one kernel launch, block by block, work-item by work-item.
+
+Blocks run one after the other (x fastest, then y, then z); inside a block
+the work-items run in linear local-id order (x fastest). A kernel without
+synchronizing ops runs each work-item to completion in turn. A kernel with
+them (a generator, see `kernel`) runs every work-item up to its next request:
+
+- `("block", op, combine, payload)`: `gpu.barrier` (no combine) or
+  `gpu.all_reduce`: once every work-item of the block waits at the same op,
+  `combine(payloads in linear order)` gives each its result, and all resume.
+  A barrier ends a *barrier interval*: the block's `epoch` counts them, and
+  the race detector orders the accesses of different intervals;
+- `("subgroup", op, combine, payload)`: the subgroup ops; resolved as soon as
+  every work-item of the subgroup (lanes `subgroup_size` by `subgroup_size`
+  in linear order, the last subgroup possibly partial) waits at the same op.
+
+A block where some work-items wait at a barrier (or collective) that others
+never reach (they returned, or wait at another op) is an error: MLIR and
+OpenCL require every work-item of the block to reach each barrier.
+
+Failures inside a work-item (`kernel.OutOfBounds`, `Uninitialized`, `Freed`,
+undefined behaviour, ...) become an `OpFailure` at the op that failed, naming
+the work-item, the block and the indices (read from the frame's locals).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.ir import Operation
+
+from xgpu.backend.sim.kernel import (
+    Freed,
+    KernelProgram,
+    OutOfBounds,
+    Uninitialized,
+    new_memory,
+)
+from xgpu.runtime.memref import MemRef, OpFailure, RuntimeFailure, numpy_dtype
+
+
+class BlockState:
+    __slots__ = ("epoch", "dsm", "ids")
+
+    def __init__(self, ids: tuple[int, int, int], dsm: MemRef | None):
+        self.epoch = 0
+        self.dsm = dsm
+        self.ids = ids
+
+
+class WorkItem:
+    """What a running work-item carries besides its ids."""
+
+    __slots__ = ("task", "blk", "lid", "bs", "lane", "sg", "sgn", "nsg", "out")
+
+    def __init__(self, task: Any, blk: int, lid: int, bs: BlockState, sg_size: int, n: int, out):
+        self.task = task
+        self.blk = blk
+        self.lid = lid
+        self.bs = bs
+        self.lane = lid % sg_size
+        self.sg = lid // sg_size
+        self.sgn = min(sg_size, n - self.sg * sg_size)
+        self.nsg = (n + sg_size - 1) // sg_size
+        self.out = out
+
+
+def unlinear(lid: int, dims: Sequence[int]) -> tuple[int, int, int]:
+    nx, ny = dims[0], dims[1]
+    z, rem = divmod(lid, nx * ny)
+    y, x = divmod(rem, nx)
+    return x, y, z
+
+
+def _fmt3(ids: Sequence[int]) -> str:
+    return f"({ids[0]}, {ids[1]}, {ids[2]})"
+
+
+class Launch:
+    """One `gpu.launch_func` being simulated."""
+
+    def __init__(
+        self,
+        program: KernelProgram,
+        kernel: str,
+        symbol: str,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        args: Sequence[Any],
+        shmem: int,
+        task: Any,
+        sg_size: int,
+        out: Any,
+        races: Any = None,
+    ):
+        self.program = program
+        self.kernel = kernel
+        self.symbol = symbol
+        self.grid = grid
+        self.block = block
+        self.args = list(args)
+        self.shmem = shmem
+        self.task = task
+        self.sg_size = sg_size
+        self.out = out
+        #: the race detector (None: not detecting): workgroup memory is tracked
+        self.races = races
+        self.work_items = 0
+
+    # -- errors ------------------------------------------------------------ #
+
+    def who(self, lid: int, bids: Sequence[int]) -> str:
+        return f"work-item {_fmt3(unlinear(lid, self.block))} of block {_fmt3(bids)}"
+
+    def failure(self, err: BaseException, lid: int, bids: Sequence[int]) -> OpFailure:
+        """`err`, raised by a work-item, as an error at the op that failed."""
+        op, frame = self._failing_op(err)
+        who = self.who(lid, bids)
+        if isinstance(err, OpFailure):
+            return err
+        access = self.program.access_names.get(op) if op is not None else None
+        where = ""
+        sizes = ""
+        if access is not None and frame is not None:
+            m, names = access
+            indices = [frame.f_locals.get(n, "?") for n in names]
+            where = f"[{', '.join(map(str, indices))}]"
+            dims = [frame.f_locals.get(f"{m}_n{d}", "?") for d in range(len(names))]
+            sizes = f"[{', '.join(map(str, dims))}]"
+            label = self._buffer_label(frame, m)
+        else:
+            label = "memory{}"
+        elem = label.format(where)
+        if isinstance(err, OutOfBounds):
+            msg = f"out-of-bounds access to {elem} (sizes {sizes}) by {who} of {self.symbol}"
+        elif isinstance(err, Uninitialized):
+            msg = f"read of never-written memory {elem} by {who} of {self.symbol}"
+        elif isinstance(err, Freed):
+            msg = f"use of freed memory {elem} by {who} of {self.symbol}"
+        else:
+            from xgpu.semantics import UndefinedBehavior
+
+            if isinstance(err, UndefinedBehavior):
+                msg = f"undefined behavior: {err} ({who} of {self.symbol})"
+            elif isinstance(err, RuntimeFailure):
+                msg = f"{err} ({who} of {self.symbol})"
+            else:
+                msg = f"internal error: {type(err).__name__}: {err} ({who} of {self.symbol})"
+        return OpFailure(op, msg)
+
+    def _buffer_label(self, frame: Any, m: str) -> str:
+        value = frame.f_locals.get(m)
+        if isinstance(value, MemRef) and value.storage.name:
+            return value.storage.name + "{}" + value.storage.where
+        return "memory"
+
+    def _failing_op(self, err: BaseException) -> tuple[Operation | None, Any]:
+        op = None
+        frame = None
+        for fr, line in traceback.walk_tb(err.__traceback__):
+            if fr.f_code.co_filename == self.program.filename:
+                found = self.program.op_at(line)
+                if found is not None:
+                    op, frame = found, fr
+        return op, frame
+
+    # -- running ----------------------------------------------------------- #
+
+    def run(self) -> None:
+        fn = self.program.functions[self.kernel]
+        func_op = self.program.func_ops[self.kernel]
+        is_gen = self.kernel in self.program.generators
+        nx, ny, nz = self.block
+        gx, gy, gz = self.grid
+        n = nx * ny * nz
+        if n == 0 or gx * gy * gz == 0:
+            return
+        entry = func_op.body.blocks.first
+        n_inputs = len(func_op.function_type.inputs.data)
+        n_wg = func_op.num_workgroup_attributions if func_op.name == "gpu.func" else 0
+        wg_args = list(entry.args)[n_inputs : n_inputs + n_wg]
+        wg_specs = []
+        for value in wg_args:
+            t = value.type
+            label = f"%{value.name_hint}" if value.name_hint else "workgroup memory"
+            wg_specs.append((numpy_dtype(t.element_type), tuple(t.get_shape()), label))
+        sg = self.sg_size
+        out = self.out
+        args = self.args
+        task = self.task
+        blk = 0
+        for bz in range(gz):
+            for by in range(gy):
+                for bx in range(gx):
+                    bids = (bx, by, bz)
+                    wg = [
+                        new_memory(dt, shape, "workgroup", label, f" (workgroup memory of block {_fmt3(bids)})")
+                        for dt, shape, label in wg_specs
+                    ]
+                    dsm = None
+                    if self.shmem:
+                        import numpy as np
+
+                        dsm = new_memory(
+                            np.dtype(np.int8), (self.shmem,), "workgroup",
+                            "dynamic shared memory", f" (of block {_fmt3(bids)})",
+                        )
+                    if self.races is not None:
+                        for m in (*wg, *([dsm] if dsm is not None else [])):
+                            self.races.track(m.storage)
+                    bs = BlockState(bids, dsm)
+                    call_args = (*args, *wg)
+                    if not is_gen:
+                        lid = 0
+                        for tz in range(nz):
+                            for ty in range(ny):
+                                for tx in range(nx):
+                                    w = WorkItem(task, blk, lid, bs, sg, n, out)
+                                    try:
+                                        fn(w, tx, ty, tz, bx, by, bz, nx, ny, nz, gx, gy, gz,
+                                           *call_args)
+                                    except Exception as err:
+                                        raise self.failure(err, lid, bids) from None
+                                    lid += 1
+                    else:
+                        gens = []
+                        lid = 0
+                        for tz in range(nz):
+                            for ty in range(ny):
+                                for tx in range(nx):
+                                    w = WorkItem(task, blk, lid, bs, sg, n, out)
+                                    gens.append(
+                                        fn(w, tx, ty, tz, bx, by, bz, nx, ny, nz, gx, gy, gz,
+                                           *call_args)
+                                    )
+                                    lid += 1
+                        self._run_block(gens, bs, bids)
+                    self.work_items += n
+                    blk += 1
+
+    def _run_block(self, gens: list, bs: BlockState, bids: tuple[int, int, int]) -> None:
+        n = len(gens)
+        sg = self.sg_size
+        send: list[Any] = [None] * n
+        waiting: list[Any] = [None] * n
+        done = [False] * n
+        runnable = list(range(n))
+        n_done = 0
+        ops = self.program.op_ids
+        while True:
+            for w in runnable:
+                try:
+                    req = gens[w].send(send[w])
+                except StopIteration:
+                    done[w] = True
+                    waiting[w] = None
+                    n_done += 1
+                    continue
+                except Exception as err:
+                    raise self.failure(err, w, bids) from None
+                waiting[w] = req
+            if n_done == n:
+                return
+            runnable = []
+            # Subgroups whose lanes all wait at the same subgroup op.
+            for base in range(0, n, sg):
+                lanes = range(base, min(base + sg, n))
+                first = waiting[base]
+                if first is None or first[0] != "subgroup":
+                    continue
+                if all(waiting[i] is not None and waiting[i][1] == first[1] for i in lanes):
+                    try:
+                        results = first[2]([waiting[i][3] for i in lanes])
+                    except Exception as err:
+                        raise self._collective_failure(err, ops[first[1]], base, bids) from None
+                    for i, r in zip(lanes, results):
+                        send[i] = r
+                        waiting[i] = None
+                        runnable.append(i)
+            if runnable:
+                continue
+            # The whole block at one barrier or all_reduce.
+            first = next(r for r in waiting if r is not None)
+            op = ops[first[1]]
+            if n_done == 0 and all(
+                r is not None and r[0] == "block" and r[1] == first[1] for r in waiting
+            ):
+                if first[2] is None:
+                    bs.epoch += 1
+                    results = [None] * n
+                else:
+                    try:
+                        results = first[2]([r[3] for r in waiting])
+                    except Exception as err:
+                        raise self._collective_failure(err, op, 0, bids) from None
+                for i in range(n):
+                    send[i] = results[i]
+                    waiting[i] = None
+                runnable = list(range(n))
+                continue
+            raise self._divergence(waiting, done, bids)
+
+    def _collective_failure(self, err, op, lid, bids) -> OpFailure:
+        if isinstance(err, RuntimeFailure):
+            return OpFailure(op, f"{err} ({self.who(lid, bids)} of {self.symbol})")
+        return OpFailure(
+            op, f"internal error: {type(err).__name__}: {err} ({self.who(lid, bids)})"
+        )
+
+    def _divergence(self, waiting: list, done: list, bids) -> OpFailure:
+        ops = self.program.op_ids
+        w = next(i for i, r in enumerate(waiting) if r is not None)
+        op = ops[waiting[w][1]]
+        what = op.name
+        scope = "subgroup" if waiting[w][0] == "subgroup" else "block"
+        for i, r in enumerate(waiting):
+            if done[i]:
+                other = f"{self.who(i, bids)} returned without reaching it"
+                break
+            if r is not None and r[1] != waiting[w][1]:
+                other = f"{self.who(i, bids)} waits at another {ops[r[1]].name}"
+                break
+        else:  # pragma: no cover - every lane of each subgroup waits here
+            other = "the others do not reach it"
+        note_op = None
+        for i, r in enumerate(waiting):
+            if r is not None and r[1] != waiting[w][1]:
+                note_op = ops[r[1]]
+                break
+        err = OpFailure(
+            op,
+            f"{what} not reached by every work-item of its {scope}: {self.who(w, bids)} of "
+            f"{self.symbol} waits here, {other}",
+        )
+        if note_op is not None:
+            err.notes.append((note_op, "the other work-item waits here"))
+        return err

@@ -1,0 +1,249 @@
+"""The simulator's race detector (`xgpu-run --backend sim --detect-races`).
+
+For every element of every buffer that GPU work touches, the detector keeps
+the last write and the reads since, each as an *access*
+`(task, block, work-item, barrier epoch, op)`:
+
+- the host: `task` None, `block` the host's epoch (see below);
+- an async GPU op that is not a kernel (`gpu.memcpy`, `gpu.memset`,
+  `gpu.dealloc`): its task, work-item -1;
+- a kernel's work-item: the launch's task, the block's linear id, the
+  work-item's linear local id and the number of barriers its block has passed.
+
+Happens-before:
+
+- host program order, and host before GPU: the host's *epoch* grows by one
+  each time it issues GPU work; a task remembers the epoch it was issued in,
+  and every host access of that epoch or an earlier one happens before it;
+- GPU before host: the host's set of observed tasks (`host_hb`) grows at each
+  blocking `gpu.wait` (the tasks of its tokens, and what happens before them),
+  at a plain `gpu.wait` (every task issued), and when a synchronous op
+  completes;
+- GPU before GPU: a task's `hb` (a bit set) holds itself, its dependencies'
+  sets and the host's observed set when it was issued (program order after a
+  wait);
+- inside a launch: two accesses of one work-item are ordered; two of
+  different work-items of one block are ordered when a `gpu.barrier` lies
+  between them (different epochs); work-items of different blocks are never
+  ordered.
+
+Two accesses to one element race when at least one writes and neither
+happens before the other. Each race is reported once per pair of ops, as an
+error at the later access with a note at the earlier one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from xgpu.runtime.memref import MemRef, Storage
+
+Access = tuple  # (task | None, block | host epoch, work-item, epoch, op)
+
+
+class Shadow:
+    """The accesses to one buffer: per element, the last write and the reads since."""
+
+    __slots__ = ("storage", "writes", "reads")
+
+    def __init__(self, storage: Storage | None = None):
+        self.storage = storage
+        self.writes: dict[int, Access] = {}
+        self.reads: dict[int, list[Access]] = {}
+
+
+class Race:
+    """One reported race: `op` (the later access) with its message, and the
+    earlier access's op and note."""
+
+    def __init__(self, op: Any, message: str, other_op: Any, note: str):
+        self.op = op
+        self.message = message
+        self.other_op = other_op
+        self.note = note
+
+
+class RaceDetector:
+    """The happens-before state of one run and the races found so far."""
+
+    def __init__(self) -> None:
+        self.host_epoch = 0
+        self.host_hb = 0
+        self.all_tasks = 0
+        self.races: list[Race] = []
+        self._seen: set[tuple[int, int, bool, bool]] = set()
+
+    # -- happens-before ---------------------------------------------------- #
+
+    def issue(self, task: Any, deps: Iterable[Any]) -> None:
+        """`task` is issued by the host now, after `deps`."""
+        hb = self.host_hb | task.bit
+        for dep in deps:
+            hb |= dep.hb
+        task.hb = hb
+        task.host_epoch = self.host_epoch
+        self.host_epoch += 1
+        self.all_tasks |= task.bit
+
+    def host_observes(self, tasks: Iterable[Any]) -> None:
+        """The host waited for `tasks` (blocking gpu.wait, synchronous op)."""
+        for t in tasks:
+            self.host_hb |= t.hb
+
+    def host_observes_all(self) -> None:
+        self.host_hb |= self.all_tasks
+
+    def ordered(self, prev: Access, cur: Access) -> bool:
+        """Whether `prev` happens before `cur` (`cur` is the access being made)."""
+        pt = prev[0]
+        ct = cur[0]
+        if pt is None:
+            return ct is None or prev[1] <= ct.host_epoch
+        if ct is None:
+            return bool(pt.bit & self.host_hb)
+        if pt is ct:
+            if prev[2] < 0 or cur[2] < 0:
+                return True
+            if prev[1] != cur[1]:
+                return False
+            return prev[2] == cur[2] or prev[3] != cur[3]
+        return bool(pt.bit & ct.hb)
+
+    # -- tracking ---------------------------------------------------------- #
+
+    @staticmethod
+    def track(storage: Storage) -> Shadow:
+        """Start recording accesses to `storage` (GPU work may use it)."""
+        if storage.shadow is None:
+            storage.shadow = Shadow(storage)
+        elif storage.shadow.storage is None:
+            storage.shadow.storage = storage
+        return storage.shadow
+
+    def access(self, shadow: Shadow, pos: int, write: bool, acc: Access) -> None:
+        last = shadow.writes.get(pos)
+        if last is not None and not self.ordered(last, acc):
+            self._report(shadow, pos, last, True, acc, write)
+        if write:
+            reads = shadow.reads.pop(pos, None)
+            if reads:
+                for r in reads:
+                    if not self.ordered(r, acc):
+                        self._report(shadow, pos, r, False, acc, True)
+            shadow.writes[pos] = acc
+        else:
+            reads = shadow.reads.get(pos)
+            if reads is None:
+                shadow.reads[pos] = [acc]
+            else:
+                tail = reads[-1]
+                if not (tail[0] is acc[0] and tail[1:4] == acc[1:4]):
+                    reads.append(acc)
+
+    # The three kinds of accessors the runtime calls.
+
+    def host_access(self, m: MemRef, pos: int, write: bool, op: Any) -> None:
+        shadow = m.storage.shadow
+        if shadow is not None:
+            self.access(shadow, pos, write, (None, self.host_epoch, -1, 0, op))
+
+    def kernel_access(self, shadow: Shadow, pos: int, write: bool, w: Any, op: Any) -> None:
+        self.access(shadow, pos, write, (w.task, w.blk, w.lid, w.bs.epoch, op))
+
+    def range_access(
+        self, m: MemRef, write: bool, task: Any, op: Any, positions: Iterable[int] | None = None
+    ) -> None:
+        """Every element of the view `m` (or `positions`), by `task` (None: the host)."""
+        shadow = m.storage.shadow
+        if shadow is None:
+            return
+        if positions is None:
+            positions = view_positions(m)
+        acc = (None, self.host_epoch, -1, 0, op) if task is None else (task, -1, -1, 0, op)
+        for pos in positions:
+            self.access(shadow, pos, write, acc)
+
+    # -- reports ----------------------------------------------------------- #
+
+    def _report(
+        self, shadow: Shadow, pos: int, prev: Access, prev_write: bool, cur: Access, write: bool
+    ) -> None:
+        key = (id(prev[4]), id(cur[4]), prev_write, write)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        elem = element_name(shadow.storage, pos)
+        cur_verb = "writes" if write else "reads"
+        prev_verb = "wrote" if prev_write else "read"
+        why = _why(prev, cur)
+        message = (
+            f"data race: {_op_name(cur[4])} by {_who(cur)} {cur_verb} {elem}, which "
+            f"{_op_name(prev[4])} by {_who(prev)} {prev_verb}: {why}"
+        )
+        note = f"the other access: {_op_name(prev[4])} by {_who(prev)} {prev_verb} {elem}"
+        self.races.append(Race(cur[4], message, prev[4], note))
+
+
+def view_positions(m: MemRef) -> list[int]:
+    """Storage positions of the elements of a view, in row-major order."""
+    positions = [m.offset]
+    for size, stride in zip(m.sizes, m.strides):
+        positions = [p + i * stride for p in positions for i in range(size)]
+    if any(s == 0 for s in m.sizes):
+        return []
+    return positions
+
+
+def element_name(storage: Storage | None, pos: int) -> str:
+    name = (storage.name if storage is not None else None) or "memory"
+    shape = storage.shape if storage is not None else None
+    if shape:
+        idx = []
+        rest = pos
+        for size in reversed(shape):
+            if size > 0:
+                rest, i = divmod(rest, size)
+            else:
+                i = 0
+            idx.append(i)
+        if rest == 0:
+            return f"{name}[{', '.join(map(str, reversed(idx)))}]{storage.where}"
+    return f"{name}[{pos}] (element {pos})"
+
+
+def _op_name(op: Any) -> str:
+    return getattr(op, "name", "an op")
+
+
+def _who(acc: Access) -> str:
+    task = acc[0]
+    if task is None:
+        return "the host"
+    if acc[2] < 0:
+        return task.label
+    from xgpu.backend.sim.workgroup import unlinear
+
+    block = task.launch_block
+    grid = task.launch_grid
+    tids = unlinear(acc[2], block)
+    bids = unlinear(acc[1], grid)
+    return (
+        f"work-item ({tids[0]}, {tids[1]}, {tids[2]}) of block ({bids[0]}, {bids[1]}, "
+        f"{bids[2]}) of {task.label}"
+    )
+
+
+def _why(prev: Access, cur: Access) -> str:
+    pt, ct = prev[0], cur[0]
+    if pt is None or ct is None:
+        gpu = ct if pt is None else pt
+        return (
+            f"the host does not wait for {gpu.label} (no blocking gpu.wait on its token "
+            "orders them)"
+        )
+    if pt is ct:
+        if prev[1] != cur[1]:
+            return "work-items of different blocks are not ordered (no barrier spans blocks)"
+        return "no gpu.barrier between the two accesses of the block"
+    return f"no async dependency orders {pt.label} and {ct.label}"

@@ -1,0 +1,470 @@
+"""The simulator's side of xgpu-run (`--backend sim`): memory, async tasks and
+their scheduler, and kernel launches, with the interface of
+`opencl_device.GpuRuntime` so the compiled host code is the same.
+
+Memory: device memory (`gpu.alloc`) is a numpy array in `Storage.buf` (the
+host cannot touch it), with a per-element *written* flag (`Storage.init`):
+reading an element never written is an error. `gpu.alloc host_shared` and
+`gpu.host_register` let kernels use the host array itself (all its elements
+count as written). `gpu.dealloc` marks the storage released: any later use
+is an error at the op.
+
+Async work: every `gpu.memcpy`, `gpu.memset`, `gpu.dealloc` and
+`gpu.launch_func` is a `Task` with the tasks of its token operands as
+dependencies; a token is a tuple of tasks. The scheduler starts a task only
+when its dependencies are complete:
+
+- `program-order` (default): each task runs as soon as the host issues it;
+- `random` (`--seed N`): issued tasks wait in a pool; after each issue the
+  scheduler runs a random number of random ready tasks, a blocking
+  `gpu.wait` runs random ready tasks until the awaited ones are complete,
+  and the end of the run drains the pool. A missing dependency therefore
+  changes the output with the seed.
+
+A synchronous op (no `async`) waits for its dependencies, runs, and the host
+goes on once it is complete. `gpu.alloc` allocates when issued.
+
+Under `--detect-races` every task is registered with the `races.RaceDetector`
+and every access goes through it (see `races`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation
+
+from xgpu.runtime.memref import MemRef, OpFailure, RuntimeFailure, Storage, row_major_strides
+from xgpu.runtime.races import RaceDetector, view_positions
+
+SCHEDULES = ("program-order", "random")
+
+
+class Task:
+    """One async GPU op: runs `run()` once its `deps` are complete."""
+
+    __slots__ = (
+        "id",
+        "bit",
+        "hb",
+        "host_epoch",
+        "deps",
+        "run",
+        "done",
+        "label",
+        "op",
+        "launch_grid",
+        "launch_block",
+    )
+
+    def __init__(self, tid: int, deps: tuple, label: str, op: Operation | None):
+        self.id = tid
+        self.bit = 1 << tid
+        self.hb = self.bit
+        self.host_epoch = 0
+        self.deps = deps
+        self.run: Callable[[], None] | None = None
+        self.done = False
+        self.label = label
+        self.op = op
+        self.launch_grid = (1, 1, 1)
+        self.launch_block = (1, 1, 1)
+
+    def __repr__(self) -> str:
+        return f"<task {self.id} {self.label}{' done' if self.done else ''}>"
+
+
+def union(*tokens: tuple) -> tuple:
+    merged: dict[Task, None] = {}
+    for token in tokens:
+        for task in token:
+            merged[task] = None
+    return tuple(merged)
+
+
+class Scheduler:
+    """Starts issued tasks (see the module docstring)."""
+
+    def __init__(self, mode: str = "program-order", seed: int | None = None):
+        if mode not in SCHEDULES:
+            raise ValueError(f"unknown schedule {mode!r} (expected one of {', '.join(SCHEDULES)})")
+        self.mode = mode
+        self.rng = random.Random(seed)
+        self.pending: list[Task] = []
+
+    def _execute(self, task: Task) -> None:
+        run = task.run
+        task.run = None
+        if run is not None:
+            run()
+        task.done = True
+
+    def _ready(self) -> list[Task]:
+        return [t for t in self.pending if all(d.done for d in t.deps)]
+
+    def _run_one(self, ready: list[Task]) -> None:
+        task = self.rng.choice(ready)
+        self.pending.remove(task)
+        self._execute(task)
+
+    def issue(self, task: Task) -> None:
+        if self.mode == "program-order":
+            self.complete(task.deps)
+            self._execute(task)
+            return
+        self.pending.append(task)
+        while self.pending and self.rng.random() < 0.5:
+            ready = self._ready()
+            if not ready:
+                break
+            self._run_one(ready)
+
+    def complete(self, tasks: Sequence[Task]) -> None:
+        """Run tasks (ready ones, in random order) until `tasks` are complete."""
+        while not all(t.done for t in tasks):
+            ready = self._ready()
+            if not ready:  # pragma: no cover - dependencies are always issued first
+                raise RuntimeFailure("internal error: a task waits for work never issued")
+            if self.mode == "program-order":
+                task = ready[0]
+                self.pending.remove(task)
+                self._execute(task)
+            else:
+                self._run_one(ready)
+
+    def drain(self) -> None:
+        self.complete(list(self.pending))
+
+
+class SimTokens:
+    """`TokenOps` for the simulator: tokens are tuples of `Task`."""
+
+    def __init__(self, runtime: SimRuntime):
+        self.rt = runtime
+
+    def join(self, *tokens: tuple) -> tuple:
+        return union(*tokens)
+
+    def wait(self, token: tuple, what: str = "gpu.wait") -> None:
+        if not token:
+            return
+        self.rt.scheduler.complete(token)
+        if self.rt.races is not None:
+            self.rt.races.host_observes(token)
+
+    def wait_all(self, what: str = "gpu.wait") -> None:
+        self.rt.scheduler.drain()
+        if self.rt.races is not None:
+            self.rt.races.host_observes_all()
+
+
+class _Description:
+    description = "the xgpu simulator"
+
+
+class SimRuntime:
+    """The state of one simulated run (see the module docstring)."""
+
+    def __init__(
+        self,
+        schedule: str = "program-order",
+        seed: int | None = None,
+        detect_races: bool = False,
+        subgroup_size: int = 32,
+        out: Any = None,
+    ):
+        import sys
+
+        self.scheduler = Scheduler(schedule, seed)
+        self.races = RaceDetector() if detect_races else None
+        self.subgroup_size = subgroup_size
+        self.tokens = SimTokens(self)
+        self.tracer = None
+        self.dctx = _Description()
+        self.out = out if out is not None else sys.stdout
+        self.n_tasks = 0
+        self.work_items = 0
+
+    # -- tasks ------------------------------------------------------------- #
+
+    def new_task(self, deps: tuple, label: str, op: Operation | None) -> Task:
+        task = Task(self.n_tasks, deps, label, op)
+        self.n_tasks += 1
+        return task
+
+    def submit(self, task: Task, is_async: bool) -> tuple:
+        """Issue `task`; an async op returns its token, a synchronous one runs
+        to completion first."""
+        if self.races is not None:
+            self.races.issue(task, task.deps)
+        if is_async:
+            self.scheduler.issue(task)
+            return (task,)
+        self.scheduler.complete(task.deps)
+        if task in self.scheduler.pending:  # pragma: no cover
+            self.scheduler.pending.remove(task)
+        if not task.done:
+            self.scheduler._execute(task)
+        if self.races is not None:
+            self.races.host_observes((task,))
+        return ()
+
+    def finish(self) -> None:
+        self.scheduler.drain()
+
+    def _wait_deps(self, deps: tuple, is_async: bool) -> None:
+        if not is_async and deps:
+            self.tokens.wait(deps)
+
+    def _track(self, m: MemRef) -> None:
+        if self.races is not None:
+            self.races.track(m.storage)
+
+    # -- memory ------------------------------------------------------------ #
+
+    def alloc(
+        self,
+        dtype: np.dtype,
+        sizes: tuple[int, ...],
+        host_shared: bool,
+        deps: tuple,
+        is_async: bool,
+        op: Operation | None = None,
+    ) -> tuple[MemRef, tuple]:
+        self._wait_deps(deps, is_async)
+        n = 1
+        for s in sizes:
+            if s < 0:
+                raise RuntimeFailure(f"gpu.alloc of negative size {s}")
+            n *= s
+        data = np.zeros(max(n, 1), dtype=dtype)
+        if host_shared:
+            storage = Storage(data, data, n * dtype.itemsize, "shared")
+        else:
+            storage = Storage(None, data, n * dtype.itemsize, "device")
+            storage.init = bytearray(max(n, 1))
+        storage.name = _label(op)
+        storage.shape = tuple(sizes)
+        memref = MemRef(storage, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
+        self._track(memref)
+        return memref, (union(deps) if is_async else ())
+
+    def dealloc(self, memref: MemRef, deps: tuple, is_async: bool, op=None) -> tuple:
+        storage = memref.storage
+        if storage.kind not in ("device", "shared"):
+            raise RuntimeFailure("gpu.dealloc of memory not allocated by gpu.alloc")
+        task = self.new_task(union(deps), "gpu.dealloc", op)
+
+        def run() -> None:
+            if storage.released:
+                raise OpFailure(op, "gpu.dealloc of memory already deallocated")
+            if self.races is not None:
+                whole = MemRef(storage, memref.dtype, 0, storage.shape or (0,),
+                               row_major_strides(storage.shape or (0,)))
+                self.races.range_access(whole, True, task, op)
+            storage.released = True
+
+        task.run = run
+        return self.submit(task, is_async)
+
+    def host_register(self, memref: MemRef, op=None) -> None:
+        storage = memref.storage
+        if storage.host is None:
+            raise RuntimeFailure("gpu.host_register of device memory")
+        storage.buf = storage.host
+        self._track(memref)
+
+    def host_unregister(self, memref: MemRef, op=None) -> None:
+        storage = memref.storage
+        if storage.kind != "shared":
+            storage.buf = None
+
+    # -- copies and fills -------------------------------------------------- #
+
+    def _data(self, m: MemRef, op, what: str, write: bool) -> np.ndarray:
+        st = m.storage
+        if st.released:
+            raise OpFailure(op, f"{what} of memory already deallocated ({st.name or 'memory'})")
+        data = st.buf if st.buf is not None else st.host
+        return data
+
+    def memcpy(self, dst: MemRef, src: MemRef, deps: tuple, is_async: bool, op=None) -> tuple:
+        if dst.sizes != src.sizes:
+            raise RuntimeFailure(
+                f"gpu.memcpy between memrefs of shapes {list(src.sizes)} and {list(dst.sizes)}"
+            )
+        if dst.dtype.itemsize != src.dtype.itemsize:
+            raise RuntimeFailure("gpu.memcpy between memrefs of different element types")
+        self._track(dst)
+        self._track(src)
+        task = self.new_task(union(deps), "gpu.memcpy", op)
+
+        def run() -> None:
+            sdata = self._data(src, op, "gpu.memcpy", False)
+            ddata = self._data(dst, op, "gpu.memcpy", True)
+            spos = view_positions(src)
+            dpos = view_positions(dst)
+            sinit = src.storage.init
+            if sinit is not None:
+                for k, p in enumerate(spos):
+                    if not sinit[p]:
+                        raise OpFailure(
+                            op,
+                            f"gpu.memcpy reads never-written memory "
+                            f"{_element(src, k)}",
+                        )
+            if self.races is not None:
+                self.races.range_access(src, False, task, op, spos)
+                self.races.range_access(dst, True, task, op, dpos)
+            if spos:
+                values = sdata[np.asarray(spos, dtype=np.int64)]
+                ddata[np.asarray(dpos, dtype=np.int64)] = values.view(ddata.dtype)
+                dinit = dst.storage.init
+                if dinit is not None:
+                    for p in dpos:
+                        dinit[p] = 1
+
+        task.run = run
+        return self.submit(task, is_async)
+
+    def memset(self, dst: MemRef, value: Any, deps: tuple, is_async: bool, op=None) -> tuple:
+        self._track(dst)
+        task = self.new_task(union(deps), "gpu.memset", op)
+
+        def run() -> None:
+            ddata = self._data(dst, op, "gpu.memset", True)
+            dpos = view_positions(dst)
+            if self.races is not None:
+                self.races.range_access(dst, True, task, op, dpos)
+            if dpos:
+                ddata[np.asarray(dpos, dtype=np.int64)] = value
+                dinit = dst.storage.init
+                if dinit is not None:
+                    for p in dpos:
+                        dinit[p] = 1
+
+        task.run = run
+        return self.submit(task, is_async)
+
+    def read_device(self, m: MemRef) -> np.ndarray:
+        """A copy of the elements of a view of device memory (results of the entry)."""
+        data = m.storage.buf
+        pos = view_positions(m)
+        return np.array(data[np.asarray(pos, dtype=np.int64)], dtype=m.dtype).reshape(m.sizes)
+
+
+def _label(op: Operation | None) -> str | None:
+    if op is None or not op.results:
+        return None
+    hint = op.results[0].name_hint
+    return f"%{hint}" if hint else f"the buffer of {op.name}"
+
+
+def _element(m: MemRef, k: int) -> str:
+    """The k-th element (row-major) of view `m`, as `%name[i, j]`."""
+    idx = []
+    for size in reversed(m.sizes):
+        k, i = divmod(k, size)
+        idx.append(i)
+    return f"{m.storage.name or 'memory'}[{', '.join(map(str, reversed(idx)))}]"
+
+
+# --------------------------------------------------------------------------- #
+# Kernels
+
+
+class SimKernelCache:
+    """The compiled gpu.modules of one simulated run, and launch sites."""
+
+    def __init__(self, module: ModuleOp, gpu: SimRuntime):
+        self.module = module
+        self.gpu = gpu
+        self.programs: dict[int, Any] = {}
+
+    def program(self, module_op: Operation):
+        from xgpu.backend.sim.kernel import KernelCompiler, SimOptions
+
+        key = id(module_op)
+        prog = self.programs.get(key)
+        if prog is None:
+            options = SimOptions(self.gpu.subgroup_size, self.gpu.races is not None)
+            prog = KernelCompiler(module_op, options, _KernelHooks(self.gpu)).compile()
+            self.programs[key] = prog
+        return prog
+
+    def launcher(self, launch: Operation):
+        from xgpu.runtime.kernels import _find_symbol
+
+        ref: SymbolRefAttr = launch.kernel
+        module_op, func_op = _find_symbol(self.module, ref)
+        prog = self.program(module_op)
+        name = func_op.sym_name.data
+        n_args = len(func_op.function_type.inputs.data)
+        if len(launch.kernel_operands) != n_args:
+            raise RuntimeFailure(
+                f"@{module_op.sym_name.data}::@{name} takes {n_args} operands, "
+                f"{len(launch.kernel_operands)} given"
+            )
+        symbol = f"@{module_op.sym_name.data}::@{name}"
+        return make_launcher(self.gpu, prog, name, symbol, launch, launch.async_token is not None)
+
+
+class _KernelHooks:
+    def __init__(self, gpu: SimRuntime):
+        self.gpu = gpu
+        if gpu.races is not None:
+            self.kernel_access = gpu.races.kernel_access
+
+    def semantics(self, op: Operation):
+        from xgpu import semantics
+        from xgpu.runtime.compile_host import HostCompileError
+
+        if op.name not in semantics.supported_ops():
+            return None
+        try:
+            return semantics.lookup(op)
+        except semantics.SemanticsError as err:
+            raise HostCompileError(op, str(err)) from None
+
+
+def make_launcher(
+    gpu: SimRuntime, prog: Any, name: str, symbol: str, op: Operation, is_async: bool
+):
+    from xgpu.backend.sim.workgroup import Launch
+
+    label = f"gpu.launch_func {symbol}"
+
+    def launch(deps, gx, gy, gz, bx, by, bz, shmem, *operands):
+        for k, value in enumerate(operands):
+            if isinstance(value, MemRef):
+                st = value.storage
+                if st.buf is None and not st.released:
+                    raise RuntimeFailure(
+                        f"operand {k} of {symbol} is host memory that the device cannot use "
+                        "(gpu.host_register it, or copy it to gpu.alloc memory)"
+                    )
+                if gpu.races is not None:
+                    gpu.races.track(st)
+        for size in (gx, gy, gz, bx, by, bz):
+            if size < 0:
+                raise RuntimeFailure(f"{label}: negative grid or block size")
+        task = gpu.new_task(union(deps), label, op)
+        task.launch_grid = (gx, gy, gz)
+        task.launch_block = (bx, by, bz)
+
+        def run() -> None:
+            sim = Launch(
+                prog, name, symbol, (gx, gy, gz), (bx, by, bz), operands, shmem, task,
+                gpu.subgroup_size, gpu.out, gpu.races,
+            )
+            sim.run()
+            gpu.work_items += sim.work_items
+
+        task.run = run
+        return gpu.submit(task, is_async)
+
+    return launch
