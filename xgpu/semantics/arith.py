@@ -501,12 +501,29 @@ _FLOAT_BINOPS = {
     "arith.divf": ("/", lambda a, b: a / b),
 }
 
+_np_divide = np_float(lambda a, b: a / b)
+
+
+def _py_divf(a: float, b: float) -> float:
+    # Python raises on a zero divisor where IEEE gives +-inf or NaN.
+    return a / b if b else _np_divide(a, b)
+
+
+# Python's float +, - and * are IEEE double operations that never raise
+# (overflow gives inf), as numpy's: no numpy scalars on the hot path.
+_PY_FLOAT_BINOPS = {
+    "arith.addf": _FLOAT_BINOPS["arith.addf"][1],
+    "arith.subf": _FLOAT_BINOPS["arith.subf"][1],
+    "arith.mulf": _FLOAT_BINOPS["arith.mulf"][1],
+    "arith.divf": _py_divf,
+}
+
 
 @register(*_FLOAT_BINOPS)
 def _float_binop(sig: Signature) -> OpSemantics:
     _check_float(sig)
-    sym, fn = _FLOAT_BINOPS[sig.name]
-    return make(sig, lambda a, b: f"({a} {sym} {b})", np_float(fn))
+    sym, _ = _FLOAT_BINOPS[sig.name]
+    return make(sig, lambda a, b: f"({a} {sym} {b})", _PY_FLOAT_BINOPS[sig.name])
 
 
 @register("arith.negf")

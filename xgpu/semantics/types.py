@@ -197,10 +197,20 @@ def scalar(t: Attribute | Scalar | str) -> Scalar:
 # --------------------------------------------------------------------------- #
 
 
+_F32 = struct.Struct("f")
+
+
 def round_float(x: float, width: int) -> float:
     """`x` (a double) rounded to nearest-even in a float of `width` bits."""
     if width == 64:
         return float(x)
+    if width == 32:
+        # struct's C cast rounds to nearest-even; it refuses (OverflowError)
+        # finite values beyond the f32 range, which numpy makes +-inf.
+        try:
+            return _F32.unpack(_F32.pack(x))[0]
+        except OverflowError:
+            pass
     with np.errstate(all="ignore"):
         return float(_FLOAT_NP[width](x))
 
