@@ -25,3 +25,4 @@ bench:
 	$(PYTHON) bench/compile.py
 	$(PYTHON) bench/launch.py
 	$(PYTHON) bench/kernels.py
+	$(PYTHON) bench/sim.py

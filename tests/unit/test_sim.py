@@ -56,9 +56,7 @@ def test_zoo_same_output_as_opencl(path: Path, capfd):
 def test_zoo_race_free_under_random_schedules(path: Path, capfd):
     expected = _output(capfd, path, backend="sim")
     for seed in (1, 2, 3):
-        got = _output(
-            capfd, path, backend="sim", detect_races=True, schedule="random", seed=seed
-        )
+        got = _output(capfd, path, backend="sim", detect_races=True, schedule="random", seed=seed)
         assert got == expected, f"seed {seed}"
 
 
@@ -119,8 +117,8 @@ def test_the_race_detector_reports_the_missing_dependency():
     messages = [d.message for d in info.value.diagnostics]
     assert len(messages) == 1, messages
     assert messages[0].startswith("data race: memref.store by work-item (0, 0, 0)")
-    assert "no async dependency orders gpu.launch_func @k::@fill and gpu.launch_func" in (
-        messages[0]
+    assert (
+        "no async dependency orders gpu.launch_func @k::@fill and gpu.launch_func" in (messages[0])
     )
     note = info.value.diagnostic.notes[0]
     assert note.message.startswith("the other access: memref.store")
@@ -151,3 +149,27 @@ def test_results_of_device_memory_are_read_back():
     }
     """
     assert run(text, backend="sim").tolist() == [1.5, 1.5, 1.5]
+
+
+def _load_bench_sim():
+    import importlib.util
+    import sys
+
+    path = ROOT / "bench" / "sim.py"
+    spec = importlib.util.spec_from_file_location("xgpu_bench_sim", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_opencl
+def test_bench_sim_cases_compute_what_numpy_computes():
+    # Each case checks its result against numpy on every backend (SystemExit
+    # otherwise); small sizes, one run, the timings are not looked at.
+    bench_sim = _load_bench_sim()
+    name, items, times = bench_sim.case_matmul(32, 1)
+    assert items == 32 * 32 and set(times) == {"sim", "sim+races", "opencl"}
+    name, items, times = bench_sim.case_saxpy(1024, 1)
+    assert items == 1024

@@ -1,7 +1,15 @@
-"""xgpu-run: run a host function, its GPU work on an OpenCL device.
+"""xgpu-run: run a host function, its GPU work on an OpenCL device or on the
+simulator.
 
     xgpu-run prog.mlir [--entry main] [--device NAME] [--verbose] [--trace t.json]
-    xgpu.run(module_or_text, entry="main", args=[numpy arrays, scalars])
+    xgpu-run prog.mlir --backend sim [--schedule random --seed N] [--detect-races]
+    xgpu.run(module_or_text, entry="main", args=[numpy arrays, scalars],
+             backend="opencl" | "sim", schedule=..., seed=..., detect_races=...)
+
+With `backend="sim"` steps 3 and 4 below use the simulator instead of
+OpenCL: kernels compiled to Python and run work-item by work-item, async ops
+as tasks started by a scheduler, checked memory, and optionally the race
+detector (`sim_device`, `races`, `xgpu.backend.sim`).
 
 How a run goes (`api`):
 

@@ -29,8 +29,15 @@ failed (parse and verifier errors, ops the runtime does not support, OpenCL
 build failures with the generated line, runtime failures such as host access
 to device memory or `cf.assert`).
 
-Out-of-bounds accesses in kernels are not checked: OpenCL has no bounds
-checks, so they read or corrupt other memory, or crash the driver.
+Out-of-bounds accesses in kernels are not checked on OpenCL (it has no
+bounds checks: they read or corrupt other memory, or crash the driver); the
+simulator (`backend="sim"`) checks every access.
+
+The simulator's options: `schedule` ("program-order" or "random"), `seed`,
+`detect_races` (the races found are raised as one `RunError` whose
+`diagnostics` has one error per race, each with a note at the other access),
+`subgroup_size` (default 32 on the simulator; on OpenCL, the size of emulated
+subgroups, default one per workgroup).
 """
 
 from __future__ import annotations
@@ -80,9 +87,7 @@ class RunError(Exception):
         return [self.diagnostic, *self.more]
 
     def format(self) -> str:
-        return "\n".join(
-            diagnostics.format_diagnostic(d, self.sources) for d in self.diagnostics
-        )
+        return "\n".join(diagnostics.format_diagnostic(d, self.sources) for d in self.diagnostics)
 
     def __str__(self) -> str:
         return self.format()
@@ -410,8 +415,7 @@ class Runner:
 
     def _race_error(self, races: list) -> RunError:
         errors = [
-            _error(r.op, r.message, self.sources, [(r.other_op, r.note)]).diagnostic
-            for r in races
+            _error(r.op, r.message, self.sources, [(r.other_op, r.note)]).diagnostic for r in races
         ]
         return RunError(errors[0], self.sources, errors[1:])
 

@@ -263,8 +263,13 @@ class SimRuntime:
             if storage.released:
                 raise OpFailure(op, "gpu.dealloc of memory already deallocated")
             if self.races is not None:
-                whole = MemRef(storage, memref.dtype, 0, storage.shape or (0,),
-                               row_major_strides(storage.shape or (0,)))
+                whole = MemRef(
+                    storage,
+                    memref.dtype,
+                    0,
+                    storage.shape or (0,),
+                    row_major_strides(storage.shape or (0,)),
+                )
                 self.races.range_access(whole, True, task, op)
             storage.released = True
 
@@ -314,8 +319,7 @@ class SimRuntime:
                     if not sinit[p]:
                         raise OpFailure(
                             op,
-                            f"gpu.memcpy reads never-written memory "
-                            f"{_element(src, k)}",
+                            f"gpu.memcpy reads never-written memory {_element(src, k)}",
                         )
             if self.races is not None:
                 self.races.range_access(src, False, task, op, spos)
@@ -458,8 +462,17 @@ def make_launcher(
 
         def run() -> None:
             sim = Launch(
-                prog, name, symbol, (gx, gy, gz), (bx, by, bz), operands, shmem, task,
-                gpu.subgroup_size, gpu.out, gpu.races,
+                prog,
+                name,
+                symbol,
+                (gx, gy, gz),
+                (bx, by, bz),
+                operands,
+                shmem,
+                task,
+                gpu.subgroup_size,
+                gpu.out,
+                gpu.races,
             )
             sim.run()
             gpu.work_items += sim.work_items

@@ -571,7 +571,9 @@ def printf_format(fmt: str, values: tuple, widths: tuple[int, ...], out: Any) ->
 
     global _PRINTF_SPEC
     if _PRINTF_SPEC is None:
-        _PRINTF_SPEC = re.compile(r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfFgGaAcs%])")
+        _PRINTF_SPEC = re.compile(
+            r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfFgGaAcs%])"
+        )
     pieces: list[str] = []
     pos = 0
     k = 0
@@ -605,7 +607,9 @@ def printf_format(fmt: str, values: tuple, widths: tuple[int, ...], out: Any) ->
             v = float(value)
             if math.isnan(v):
                 text = "-nan" if math.copysign(1.0, v) < 0 else "nan"
-                pieces.append((spec.replace("0", "") + "s") % (text.upper() if conv.isupper() else text))
+                pieces.append(
+                    (spec.replace("0", "") + "s") % (text.upper() if conv.isupper() else text)
+                )
             else:
                 pieces.append((spec + conv) % v)
     pieces.append(fmt[pos:])

@@ -196,7 +196,13 @@ class Launch:
                 for bx in range(gx):
                     bids = (bx, by, bz)
                     wg = [
-                        new_memory(dt, shape, "workgroup", label, f" (workgroup memory of block {_fmt3(bids)})")
+                        new_memory(
+                            dt,
+                            shape,
+                            "workgroup",
+                            label,
+                            f" (workgroup memory of block {_fmt3(bids)})",
+                        )
                         for dt, shape, label in wg_specs
                     ]
                     dsm = None
@@ -204,8 +210,11 @@ class Launch:
                         import numpy as np
 
                         dsm = new_memory(
-                            np.dtype(np.int8), (self.shmem,), "workgroup",
-                            "dynamic shared memory", f" (of block {_fmt3(bids)})",
+                            np.dtype(np.int8),
+                            (self.shmem,),
+                            "workgroup",
+                            "dynamic shared memory",
+                            f" (of block {_fmt3(bids)})",
                         )
                     if self.races is not None:
                         for m in (*wg, *([dsm] if dsm is not None else [])):
@@ -219,8 +228,22 @@ class Launch:
                                 for tx in range(nx):
                                     w = WorkItem(task, blk, lid, bs, sg, n, out)
                                     try:
-                                        fn(w, tx, ty, tz, bx, by, bz, nx, ny, nz, gx, gy, gz,
-                                           *call_args)
+                                        fn(
+                                            w,
+                                            tx,
+                                            ty,
+                                            tz,
+                                            bx,
+                                            by,
+                                            bz,
+                                            nx,
+                                            ny,
+                                            nz,
+                                            gx,
+                                            gy,
+                                            gz,
+                                            *call_args,
+                                        )
                                     except Exception as err:
                                         raise self.failure(err, lid, bids) from None
                                     lid += 1
@@ -232,8 +255,22 @@ class Launch:
                                 for tx in range(nx):
                                     w = WorkItem(task, blk, lid, bs, sg, n, out)
                                     gens.append(
-                                        fn(w, tx, ty, tz, bx, by, bz, nx, ny, nz, gx, gy, gz,
-                                           *call_args)
+                                        fn(
+                                            w,
+                                            tx,
+                                            ty,
+                                            tz,
+                                            bx,
+                                            by,
+                                            bz,
+                                            nx,
+                                            ny,
+                                            nz,
+                                            gx,
+                                            gy,
+                                            gz,
+                                            *call_args,
+                                        )
                                     )
                                     lid += 1
                         self._run_block(gens, bs, bids)
@@ -305,9 +342,7 @@ class Launch:
     def _collective_failure(self, err, op, lid, bids) -> OpFailure:
         if isinstance(err, RuntimeFailure):
             return OpFailure(op, f"{err} ({self.who(lid, bids)} of {self.symbol})")
-        return OpFailure(
-            op, f"internal error: {type(err).__name__}: {err} ({self.who(lid, bids)})"
-        )
+        return OpFailure(op, f"internal error: {type(err).__name__}: {err} ({self.who(lid, bids)})")
 
     def _divergence(self, waiting: list, done: list, bids) -> OpFailure:
         ops = self.program.op_ids
