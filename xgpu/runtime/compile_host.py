@@ -345,7 +345,10 @@ class HostCompiler:
         if sem is not None:
             self.semantic(op, sem)
             return
-        raise HostCompileError(op, f"'{op_name(op)}' is not supported in host code by xgpu-run")
+        raise HostCompileError(op, self.unsupported_message(op))
+
+    def unsupported_message(self, op: Operation) -> str:
+        return f"'{op_name(op)}' is not supported in host code by xgpu-run"
 
     def semantic(self, op: Operation, sem: Any) -> None:
         """An op of `xgpu.semantics` (an `OpSemantics`). Its `py` normalizes

@@ -296,6 +296,9 @@ class KernelCompiler(HostCompiler):
             if op.name not in _UNPACKS_ITSELF:
                 self.unpack_value(result)
 
+    def unsupported_message(self, op: Operation) -> str:
+        return f"'{op.name}' is not supported in kernels by the simulator"
+
     def t_return(self, op: Operation) -> None:
         if op.name not in ("gpu.return", "func.return"):
             raise HostCompileError(op, f"unexpected terminator '{op.name}' in a function")
@@ -367,10 +370,6 @@ def _h_subgroup_query(c: KernelCompiler, op: Operation) -> None:
 def _h_barrier(c: KernelCompiler, op: Operation) -> None:
     req = c.bind(("block", c.op_id(op), None, None), "bar")
     c.w(f"yield {req}", op)
-
-
-def _h_cluster_unsupported(c: KernelCompiler, op: Operation) -> None:
-    raise HostCompileError(op, f"'{op.name}' is not supported by the simulator")
 
 
 def _memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
@@ -526,6 +525,18 @@ def _h_dim(c: KernelCompiler, op: Operation) -> None:
     from xgpu.runtime.compile_host import _dim
 
     c.w(f"{c.v(op.result)} = {c.bind(_dim, 'dim')}({c.v(op.source)}, {c.v(op.index)})", op)
+
+
+def _h_metadata(c: KernelCompiler, op: Operation) -> None:
+    """`memref.extract_strided_metadata`: the 0-d base buffer, offset, sizes
+    and strides of the descriptor."""
+    src = c.v(op.source)
+    c.w(f"{c.v(op.base_buffer)} = {src}.view(0, (), ())", op)
+    c.w(f"{c.v(op.offset)} = {src}.offset", op)
+    for d, r in enumerate(op.sizes):
+        c.w(f"{c.v(r)} = {src}.sizes[{d}]", op)
+    for d, r in enumerate(op.strides):
+        c.w(f"{c.v(r)} = {src}.strides[{d}]", op)
 
 
 def _h_get_global(c: KernelCompiler, op: Operation) -> None:
@@ -769,10 +780,6 @@ def _h_call(c: KernelCompiler, op: Operation) -> None:
         c.w(f"{', '.join(results)} = {call}", op)
 
 
-def _h_unsupported(c: KernelCompiler, op: Operation) -> None:
-    raise HostCompileError(op, f"'{op.name}' is not supported in kernels by the simulator")
-
-
 _SHARED = (
     "arith.constant",
     "scf.for",
@@ -817,6 +824,7 @@ KERNEL_HANDLERS.update(
         "memref.alloca": _h_alloca,
         "memref.dim": _h_dim,
         "memref.get_global": _h_get_global,
+        "memref.extract_strided_metadata": _h_metadata,
         "func.call": _h_call,
     }
 )
