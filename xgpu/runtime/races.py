@@ -174,14 +174,12 @@ class RaceDetector:
             return
         self._seen.add(key)
         elem = element_name(shadow.storage, pos)
-        cur_verb = "writes" if write else "reads"
-        prev_verb = "wrote" if prev_write else "read"
         why = _why(prev, cur)
         message = (
-            f"data race: {_op_name(cur[4])} by {_who(cur)} {cur_verb} {elem}, which "
-            f"{_op_name(prev[4])} by {_who(prev)} {prev_verb}: {why}"
+            f"data race: {_describe(cur)} {_verb(cur, write, True)} {elem}, which "
+            f"{_describe(prev)} {_verb(prev, prev_write, False)}: {why}"
         )
-        note = f"the other access: {_op_name(prev[4])} by {_who(prev)} {prev_verb} {elem}"
+        note = f"the other access: {_describe(prev)} {_verb(prev, prev_write, False)} {elem}"
         self.races.append(Race(cur[4], message, prev[4], note))
 
 
@@ -214,6 +212,22 @@ def element_name(storage: Storage | None, pos: int) -> str:
 
 def _op_name(op: Any) -> str:
     return getattr(op, "name", "an op")
+
+
+def _describe(acc: Access) -> str:
+    """`memref.store by work-item (...) of gpu.launch_func @m::@k`,
+    `memref.load by the host`, `gpu.memcpy`."""
+    if acc[0] is not None and acc[2] < 0:
+        return acc[0].label
+    return f"{_op_name(acc[4])} by {_who(acc)}"
+
+
+def _verb(acc: Access, write: bool, present: bool) -> str:
+    if write and _op_name(acc[4]) == "gpu.dealloc":
+        return "frees" if present else "freed"
+    if present:
+        return "writes" if write else "reads"
+    return "wrote" if write else "read"
 
 
 def _who(acc: Access) -> str:
