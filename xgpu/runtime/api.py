@@ -363,7 +363,12 @@ class Runner:
         except (RunError, BrokenPipeError, KeyboardInterrupt):
             raise
         except Exception as err:
-            raise self._runtime_error(err) from None
+            failure = self._runtime_error(err)
+            races = getattr(self._gpu, "races", None)
+            if races is not None and races.races:
+                # The races found before the failure: likely its cause.
+                failure.more.extend(self._race_error(races.races).diagnostics)
+            raise failure from None
         finally:
             self._flush()
         races = getattr(self._gpu, "races", None)

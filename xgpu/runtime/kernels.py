@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import pyopencl as cl
 from pyopencl import _cl
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from xgpu.backend.opencl.program import KernelABI, OpenCLProgram
-from xgpu.runtime.memref import MemRef, RuntimeFailure
+from xgpu.runtime.memref import MemRef, RuntimeFailure, find_kernel
 from xgpu.runtime.opencl_device import BuildFailure, GpuRuntime, flush_host_output
 
 # Kernel argument slots of a launch, in OpenCL argument order.
@@ -79,21 +79,6 @@ def _pack_char(dtype: np.dtype) -> str:
     if char == "?":
         return "B"
     return char
-
-
-def _find_symbol(module: ModuleOp, ref: SymbolRefAttr) -> tuple[Operation, Operation]:
-    from xgpu.dialects.gpu.func import GPUFuncOp
-    from xgpu.dialects.gpu.module import GPUModuleOp
-
-    mod_name = ref.root_reference.data
-    func_name = ref.nested_references.data[0].data if ref.nested_references.data else None
-    for op in module.body.block.ops:
-        if isinstance(op, GPUModuleOp) and op.sym_name.data == mod_name:
-            for inner in op.body.block.ops:
-                if isinstance(inner, GPUFuncOp) and inner.sym_name.data == func_name:
-                    return op, inner
-            break
-    raise RuntimeFailure(f"no kernel @{mod_name}::@{func_name}")
 
 
 class KernelCache:
@@ -150,7 +135,7 @@ class KernelCache:
 
     def info(self, launch: Operation) -> KernelInfo:
         ref = launch.kernel
-        module_op, func_op = _find_symbol(self.module, ref)
+        module_op, func_op = find_kernel(self.module, ref)
         key = (id(module_op), func_op.sym_name.data)
         info = self.infos.get(key)
         if info is not None:

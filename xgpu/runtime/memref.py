@@ -108,6 +108,7 @@ class Storage:
         "name",
         "shape",
         "where",
+        "freed_by",
         "__weakref__",
     )
 
@@ -130,6 +131,8 @@ class Storage:
         self.shape: tuple[int, ...] | None = None
         #: for memory of one block or work-item: which (" of block (0, 0, 0)")
         self.where = ""
+        #: the op that freed it (the simulator's use-after-free reports)
+        self.freed_by: Any = None
 
 
 class _DeviceOnly:
@@ -282,3 +285,20 @@ def memref_type_of(value_type: Attribute) -> MemRefType | UnrankedMemRefType | N
     if isinstance(value_type, MemRefType | UnrankedMemRefType):
         return value_type
     return None
+
+
+def find_kernel(module: Any, ref: Any) -> tuple[Any, Any]:
+    """The gpu.module and gpu.func a `gpu.launch_func` names (`RuntimeFailure`
+    when there is none)."""
+    from xgpu.dialects.gpu.func import GPUFuncOp
+    from xgpu.dialects.gpu.module import GPUModuleOp
+
+    mod_name = ref.root_reference.data
+    func_name = ref.nested_references.data[0].data if ref.nested_references.data else None
+    for op in module.body.block.ops:
+        if isinstance(op, GPUModuleOp) and op.sym_name.data == mod_name:
+            for inner in op.body.block.ops:
+                if isinstance(inner, GPUFuncOp) and inner.sym_name.data == func_name:
+                    return op, inner
+            break
+    raise RuntimeFailure(f"no kernel @{mod_name}::@{func_name}")

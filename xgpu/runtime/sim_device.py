@@ -38,7 +38,14 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Operation
 
-from xgpu.runtime.memref import MemRef, OpFailure, RuntimeFailure, Storage, row_major_strides
+from xgpu.runtime.memref import (
+    MemRef,
+    OpFailure,
+    RuntimeFailure,
+    Storage,
+    find_kernel,
+    row_major_strides,
+)
 from xgpu.runtime.races import RaceDetector, view_positions
 
 SCHEDULES = ("program-order", "random")
@@ -272,6 +279,7 @@ class SimRuntime:
                 )
                 self.races.range_access(whole, True, task, op)
             storage.released = True
+            storage.freed_by = op
 
         task.run = run
         return self.submit(task, is_async)
@@ -293,7 +301,10 @@ class SimRuntime:
     def _data(self, m: MemRef, op, what: str, write: bool) -> np.ndarray:
         st = m.storage
         if st.released:
-            raise OpFailure(op, f"{what} of memory already deallocated ({st.name or 'memory'})")
+            notes = [(st.freed_by, "the memory was freed here")] if st.freed_by is not None else []
+            raise OpFailure(
+                op, f"{what} of memory already deallocated ({st.name or 'memory'})", notes
+            )
         data = st.buf if st.buf is not None else st.host
         return data
 
@@ -401,10 +412,8 @@ class SimKernelCache:
         return prog
 
     def launcher(self, launch: Operation):
-        from xgpu.runtime.kernels import _find_symbol
-
         ref: SymbolRefAttr = launch.kernel
-        module_op, func_op = _find_symbol(self.module, ref)
+        module_op, func_op = find_kernel(self.module, ref)
         prog = self.program(module_op)
         name = func_op.sym_name.data
         n_args = len(func_op.function_type.inputs.data)

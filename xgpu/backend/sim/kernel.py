@@ -110,7 +110,9 @@ def unpack(m: MemRef) -> tuple:
     """(data, written flags, shadow, offset, *sizes, *strides) of a kernel memref."""
     st = m.storage
     if st.released:
-        return (FREED, FREED, None, m.offset, *m.sizes, *m.strides)
+        # The shadow stays: the race detector sees the access (a use after
+        # a free it is not ordered after) before the use fails.
+        return (FREED, FREED, st.shadow, m.offset, *m.sizes, *m.strides)
     data = st.buf if st.buf is not None else st.host
     if data is None:
         raise RuntimeFailure("a kernel uses memory the device cannot use")

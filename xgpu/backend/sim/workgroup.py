@@ -139,6 +139,9 @@ class Launch:
             msg = f"read of never-written memory {elem} by {who} of {self.symbol}"
         elif isinstance(err, Freed):
             msg = f"use of freed memory {elem} by {who} of {self.symbol}"
+            freed_by = self._freed_by(frame, access)
+            if freed_by is not None:
+                return OpFailure(op, msg, [(freed_by, "the memory was freed here")])
         else:
             from xgpu.semantics import UndefinedBehavior
 
@@ -149,6 +152,14 @@ class Launch:
             else:
                 msg = f"internal error: {type(err).__name__}: {err} ({who} of {self.symbol})"
         return OpFailure(op, msg)
+
+    def _freed_by(self, frame: Any, access: Any) -> Operation | None:
+        if frame is None or access is None:
+            return None
+        value = frame.f_locals.get(access[0])
+        if isinstance(value, MemRef):
+            return value.storage.freed_by
+        return None
 
     def _buffer_label(self, frame: Any, m: str) -> str:
         value = frame.f_locals.get(m)
