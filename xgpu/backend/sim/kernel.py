@@ -188,7 +188,6 @@ class KernelCompiler(HostCompiler):
         self.access_names: dict[Operation, tuple[str, list[str]]] = {}
         self.generators: set[str] = set()
         self.op_ids: list[Operation] = []
-        self.current_func: Operation | None = None
 
     # -- memrefs --------------------------------------------------------- #
 
@@ -254,7 +253,6 @@ class KernelCompiler(HostCompiler):
         )
 
     def function(self, op: Operation) -> None:
-        self.current_func = op
         entry = op.body.blocks[0]
         n_inputs = len(op.function_type.inputs.data)
         args = list(entry.args)
@@ -295,8 +293,7 @@ class KernelCompiler(HostCompiler):
     def op(self, op: Operation) -> None:
         super().op(op)
         for result in op.results:
-            if op.name not in _UNPACKS_ITSELF:
-                self.unpack_value(result)
+            self.unpack_value(result)
 
     def unsupported_message(self, op: Operation) -> str:
         return f"'{op.name}' is not supported in kernels by the simulator"
@@ -311,9 +308,6 @@ class KernelCompiler(HostCompiler):
             self.w(f"return {values[0]}", op)
         else:
             self.w(f"return ({', '.join(values)})", op)
-
-
-_UNPACKS_ITSELF = frozenset()
 
 
 def _value_label(value: SSAValue) -> str:
@@ -437,9 +431,8 @@ def _h_subview(c: KernelCompiler, op: Operation) -> None:
 def _reinterpret_checked(m: MemRef, offset: int, sizes, strides) -> MemRef:
     view = m.view(offset, tuple(sizes), tuple(strides))
     lo, hi = view.span()
-    data = m.storage.buf if m.storage.buf is not None else m.storage.host
-    n = len(data) if data is not None else 0
-    if hi > lo and (lo < 0 or hi > max(n, m.storage.nbytes // max(m.dtype.itemsize, 1))):
+    n = m.storage.nbytes // m.dtype.itemsize
+    if hi > lo and (lo < 0 or hi > n):
         raise RuntimeFailure(
             f"memref.reinterpret_cast outside its buffer: elements [{lo}, {hi}) of {n}"
         )
