@@ -57,11 +57,14 @@ class Race:
     """One reported race: `op` (the later access) with its message, and the
     earlier access's op and note."""
 
-    def __init__(self, op: Any, message: str, other_op: Any, note: str):
+    def __init__(self, op: Any, message: str, other_op: Any, note: str, task: Any, other_task: Any):
         self.op = op
         self.message = message
         self.other_op = other_op
         self.note = note
+        #: the tasks of the two accesses (None: the host)
+        self.task = task
+        self.other_task = other_task
 
 
 class RaceDetector:
@@ -180,7 +183,7 @@ class RaceDetector:
             f"{_describe(prev)} {_verb(prev, prev_write, False)}: {why}"
         )
         note = f"the other access: {_describe(prev)} {_verb(prev, prev_write, False)} {elem}"
-        self.races.append(Race(cur[4], message, prev[4], note))
+        self.races.append(Race(cur[4], message, prev[4], note, cur[0], prev[0]))
 
 
 def view_positions(m: MemRef) -> list[int]:
