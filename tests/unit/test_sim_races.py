@@ -235,3 +235,106 @@ def test_the_oracle_sees_a_plain_race() -> None:
     assert detected_pairs(racy.text, "program-order", None) == oracle_pairs(racy)
     clean = racy.text.replace("    %hv = ", "    gpu.wait [%t0]\n    %hv = ")
     assert detected_pairs(clean, "random", 3) == set()
+
+
+# --------------------------------------------------------------------------- #
+# Races between work-items: random kernels over workgroup and global memory.
+
+KERNEL_HEAD = """\
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%g: memref<4xf32>) workgroup(%s : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %s[%tid] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+"""
+KERNEL_TAIL = """\
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %g = gpu.alloc host_shared () : memref<4xf32>
+    gpu.launch_func @k::@k blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1) args(%g : memref<4xf32>)
+    return
+  }
+}
+"""
+KERNEL_FIRST_LINE = KERNEL_HEAD.count("\n") + 1
+WG = "memref<4xf32, #gpu.address_space<workgroup>>"
+
+
+@st.composite
+def kernels(draw) -> tuple[str, set[frozenset[int]]]:
+    """A kernel of phases separated by barriers, each access at element
+    (tid * a + b) mod 4 of workgroup or global memory, run by 2 blocks of 4
+    work-items; and the lines of the racing pairs of accesses."""
+    lines: list[str] = []
+    stmts = []  # (line, phase, space, write, a, b)
+    phase = 0
+    for k in range(draw(st.integers(1, 7))):
+        if k and draw(st.integers(0, 3)) == 0:
+            lines.append("      gpu.barrier")
+            phase += 1
+        space = draw(st.sampled_from(["s", "g"]))
+        write = draw(st.booleans())
+        a, b = draw(st.integers(0, 3)), draw(st.integers(0, 3))
+        lines.append(f"      %i{k} = arith.muli %tid, %c{a} : index")
+        lines.append(f"      %j{k} = arith.addi %i{k}, %c{b} : index")
+        lines.append(f"      %p{k} = arith.remui %j{k}, %c4 : index")
+        mtype = WG if space == "s" else "memref<4xf32>"
+        line = KERNEL_FIRST_LINE + len(lines)
+        if write:
+            lines.append(f"      memref.store %f, %{space}[%p{k}] : {mtype}")
+        else:
+            lines.append(f"      %v{k} = memref.load %{space}[%p{k}] : {mtype}")
+        stmts.append((line, phase, space, write, a, b))
+    accesses = [
+        (blk, tid, line, phase, space, write, (tid * a + b) % 4)
+        for blk in range(2)
+        for tid in range(4)
+        for (line, phase, space, write, a, b) in stmts
+    ]
+    pairs = set()
+    for i, x in enumerate(accesses):
+        for y in accesses[i + 1 :]:
+            if (x[0], x[1]) == (y[0], y[1]) or x[4] != y[4] or x[6] != y[6]:
+                continue
+            if not (x[5] or y[5]):
+                continue
+            if x[4] == "s" and x[0] != y[0]:
+                continue  # each block has its own workgroup memory
+            if x[0] == y[0] and x[3] != y[3]:
+                continue  # a barrier orders them
+            pairs.add(frozenset((x[2], y[2])))
+    return KERNEL_HEAD + "\n".join(lines) + "\n" + KERNEL_TAIL, pairs
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(kernels())
+def test_work_item_races_match_the_oracle(case: tuple[str, set[frozenset[int]]]) -> None:
+    text, expected = case
+    module, sources = load(text, "<kernel>")
+    runner = Runner(module, sources, RunOptions(backend="sim", detect_races=True))
+    try:
+        runner.call("main", [])
+    except RunError as err:
+        assert all(d.message.startswith("data race:") for d in err.diagnostics), err.format()
+    found = {
+        frozenset((location_of(r.op).line, location_of(r.other_op).line))
+        for r in runner.gpu_runtime().races.races
+    }
+    assert found <= expected, (found - expected, text)
+    assert bool(found) == bool(expected), (expected, text)
