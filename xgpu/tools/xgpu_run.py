@@ -67,8 +67,8 @@ def _arg_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="subgroup size (simulator: default 32; OpenCL: emulated subgroups of N lanes, "
-        "default one subgroup per workgroup)",
+        help="subgroup size (simulator: default 32; OpenCL devices without cl_khr_subgroups: "
+        "emulated subgroups of N lanes, default one subgroup per workgroup)",
     )
     return parser
 
@@ -102,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 parser.error(f"{flag} needs --backend sim")
     elif args.trace is not None:
         parser.error("--trace records OpenCL commands: it needs --backend opencl")
+    elif args.seed is not None and args.schedule != "random":
+        parser.error("--seed needs --schedule random")
     if args.subgroup_size is not None and args.subgroup_size < 1:
         parser.error("--subgroup-size must be positive")
     sys.exit(run_file(args))
