@@ -416,7 +416,8 @@ class Runner:
             if frame.f_code.co_filename == self.program.filename:
                 op = self.program.op_at(line)
         message = _runtime_message(err)
-        return _error(op, message, self.sources)
+        notes = err.notes if isinstance(err, OpFailure) else ()
+        return _error(op, message, self.sources, notes)
 
     def _race_error(self, races: list) -> RunError:
         errors = [

@@ -109,6 +109,7 @@ class Storage:
         "shape",
         "where",
         "freed_by",
+        "host_proxy",
         "__weakref__",
     )
 
@@ -133,6 +134,9 @@ class Storage:
         self.where = ""
         #: the op that freed it (the simulator's use-after-free reports)
         self.freed_by: Any = None
+        #: what host loads and stores go through instead of `host` (the
+        #: simulator's checked shared memory), or None
+        self.host_proxy: Any = None
 
 
 class _DeviceOnly:
@@ -166,7 +170,10 @@ class MemRef:
     ):
         self.storage = storage
         #: the storage's host array, or DEVICE_ONLY (kept here for fast loads/stores)
-        self.host = storage.host if storage.host is not None else DEVICE_ONLY
+        if storage.host_proxy is not None:
+            self.host = storage.host_proxy
+        else:
+            self.host = storage.host if storage.host is not None else DEVICE_ONLY
         self.dtype = dtype
         self.offset = offset
         self.sizes = sizes

@@ -46,7 +46,7 @@ from xgpu.runtime.memref import (
     find_kernel,
     row_major_strides,
 )
-from xgpu.runtime.races import RaceDetector, view_positions
+from xgpu.runtime.races import RaceDetector, element_name, view_positions
 
 SCHEDULES = ("program-order", "random")
 
@@ -251,6 +251,7 @@ class SimRuntime:
         data = np.zeros(max(n, 1), dtype=dtype)
         if host_shared:
             storage = Storage(data, data, n * dtype.itemsize, "shared")
+            storage.host_proxy = _SharedHost(storage, data)
         else:
             storage = Storage(None, data, n * dtype.itemsize, "device")
             storage.init = bytearray(max(n, 1))
@@ -370,6 +371,32 @@ class SimRuntime:
         data = m.storage.buf
         pos = view_positions(m)
         return np.array(data[np.asarray(pos, dtype=np.int64)], dtype=m.dtype).reshape(m.sizes)
+
+
+class _SharedHost:
+    """The host's loads and stores of `gpu.alloc host_shared` memory: they fail
+    once a `gpu.dealloc` has freed it."""
+
+    __slots__ = ("storage", "data")
+
+    def __init__(self, storage: Storage, data: np.ndarray):
+        self.storage = storage
+        self.data = data
+
+    def _freed(self, pos: int) -> OpFailure:
+        st = self.storage
+        notes = [(st.freed_by, "the memory was freed here")] if st.freed_by is not None else []
+        return OpFailure(None, f"host access to freed memory {element_name(st, pos)}", notes)
+
+    def item(self, pos: int) -> Any:
+        if self.storage.released:
+            raise self._freed(pos)
+        return self.data.item(pos)
+
+    def __setitem__(self, pos: int, value: Any) -> None:
+        if self.storage.released:
+            raise self._freed(pos)
+        self.data[pos] = value
 
 
 def _label(op: Operation | None) -> str | None:
