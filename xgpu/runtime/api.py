@@ -442,6 +442,11 @@ def _runtime_message(err: BaseException) -> str:
         return f"undefined behavior: {err}"
     if isinstance(err, IndexError):
         return f"out-of-bounds host memory access ({err})"
+    from xgpu.runtime.compile_host import python_error_message
+
+    known = python_error_message(err)
+    if known is not None:
+        return known
     return f"{type(err).__name__}: {err}"
 
 

@@ -922,6 +922,14 @@ _HANDLERS: dict[str, Callable[[HostCompiler, Operation], None]] = {
 }
 
 
+def python_error_message(err: BaseException) -> str | None:
+    """What a Python error raised by generated code means for the program
+    (None: nothing known; the error is then reported as it is)."""
+    if isinstance(err, ValueError) and "range() arg 3 must not be zero" in str(err):
+        return "undefined behavior: a loop with a step of 0"
+    return None
+
+
 # --------------------------------------------------------------------------- #
 # Memref helpers the generated code calls
 

@@ -38,6 +38,7 @@ from xgpu.backend.sim.kernel import (
     Uninitialized,
     new_memory,
 )
+from xgpu.runtime.compile_host import python_error_message
 from xgpu.runtime.memref import MemRef, OpFailure, RuntimeFailure, numpy_dtype
 
 
@@ -149,6 +150,8 @@ class Launch:
                 msg = f"undefined behavior: {err} ({who} of {self.symbol})"
             elif isinstance(err, RuntimeFailure):
                 msg = f"{err} ({who} of {self.symbol})"
+            elif python_error_message(err) is not None:
+                msg = f"{python_error_message(err)} ({who} of {self.symbol})"
             else:
                 msg = f"internal error: {type(err).__name__}: {err} ({who} of {self.symbol})"
         return OpFailure(op, msg)
