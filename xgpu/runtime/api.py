@@ -22,7 +22,8 @@ stdout=None, name="<input>")`:
 - `device`: a device name as for `--device` (default: `$XGPU_DEVICE`, else a
   GPU, else the CPU); `trace`: a path to write a Chrome trace to; `stdout`:
   where the runner utilities print (default `sys.stdout`; `gpu.printf` output
-  of kernels is written by the OpenCL driver to file descriptor 1).
+  of kernels is written by the OpenCL driver to file descriptor 1, by the
+  simulator to `stdout`).
 
 Errors are `RunError`s carrying an MLIR-style `Diagnostic` at the op that
 failed (parse and verifier errors, ops the runtime does not support, OpenCL
