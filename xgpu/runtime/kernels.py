@@ -20,6 +20,7 @@ local size is block.
 from __future__ import annotations
 
 import struct
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,6 +180,7 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
         "_tok": gpu.tokens,
         "_trace": gpu.tracer.command if gpu.tracer is not None else None,
         "_sym": info.symbol,
+        "_now": time.perf_counter_ns,
     }
     operands = [f"a{k}" for k in range(info.operand_count)]
     lines = [
@@ -225,11 +227,15 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
         body.append(f"_pack(({', '.join(packed)},))")
     if info.prints:
         body.append("_flush()")
+    if gpu.tracer is not None:
+        body.append("t0 = _now()")
     body.append(
         "e = _enq(_q, _k, (gx * bx, gy * by, gz * bz), (bx, by, bz), None, deps, False, True)"
     )
     if gpu.tracer is not None:
-        body.append("_trace(e, _sym, 'kernel', grid=[gx, gy, gz], block=[bx, by, bz])")
+        body.append(
+            "_trace(e, _sym, 'kernel', before_ns=t0, grid=[gx, gy, gz], block=[bx, by, bz])"
+        )
     if is_async:
         body.append("return (e,)")
     else:

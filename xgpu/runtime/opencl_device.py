@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -241,9 +242,11 @@ class GpuRuntime:
 
     # -- helpers ----------------------------------------------------------- #
 
-    def _record(self, event: cl.Event, name: str, cat: str, **args: Any) -> None:
+    def _record(
+        self, event: cl.Event, name: str, cat: str, before_ns: int | None = None, **args: Any
+    ) -> None:
         if self.tracer is not None:
-            self.tracer.command(event, name, cat, **args)
+            self.tracer.command(event, name, cat, before_ns=before_ns, **args)
 
     def _finish_op(self, event: cl.Event | None, is_async: bool, what: str) -> Token:
         if event is None:
@@ -345,6 +348,7 @@ class GpuRuntime:
             return self._strided_copy(dst, src, deps)
         nbytes = n * item
         q = self.queue
+        t0 = time.perf_counter_ns()
         if dbuf is not None and sbuf is not None:
             event = cl.enqueue_copy(
                 q,
@@ -355,19 +359,19 @@ class GpuRuntime:
                 dst_offset=dst.offset * item,
                 wait_for=deps,
             )
-            self._record(event, "memcpy D2D", "copy", bytes=nbytes)
+            self._record(event, "memcpy D2D", "copy", t0, bytes=nbytes)
         elif dbuf is not None:
             host = src.storage.host[src.offset : src.offset + n]
             event = cl.enqueue_copy(
                 q, dbuf, host, dst_offset=dst.offset * item, wait_for=deps, is_blocking=False
             )
-            self._record(event, "memcpy H2D", "copy", bytes=nbytes)
+            self._record(event, "memcpy H2D", "copy", t0, bytes=nbytes)
         elif sbuf is not None:
             host = dst.storage.host[dst.offset : dst.offset + n]
             event = cl.enqueue_copy(
                 q, host, sbuf, src_offset=src.offset * item, wait_for=deps, is_blocking=False
             )
-            self._record(event, "memcpy D2H", "copy", bytes=nbytes)
+            self._record(event, "memcpy D2H", "copy", t0, bytes=nbytes)
         else:
             # Host to host: the host does it once the dependencies are done.
             self.tokens.wait(deps, "gpu.memcpy (host to host)")
@@ -425,10 +429,11 @@ class GpuRuntime:
             return EMPTY
         item = dst.dtype.itemsize
         pattern = np.array(value, dtype=dst.dtype)
+        t0 = time.perf_counter_ns()
         event = cl.enqueue_fill_buffer(
             self.queue, buf, pattern, dst.offset * item, n * item, wait_for=deps
         )
-        self._record(event, "memset", "fill", bytes=n * item)
+        self._record(event, "memset", "fill", t0, bytes=n * item)
         return self._finish_op(event, is_async, "gpu.memset")
 
     def _check_unified(self, what: str) -> None:

@@ -6,9 +6,13 @@ the run is over, the OpenCL profiling times of the events (queue created with
 `PROFILING_ENABLE`) give one complete ("X") slice per command. Host-side
 blocking waits (`gpu.wait`, synchronous ops) are slices of the "host" track.
 
-Device and host clocks are aligned by the enqueue times: for each command the
-host clock was read when it was enqueued and OpenCL reports its `QUEUED`
-time; the smallest difference is taken as the offset between the clocks.
+Device and host clocks are aligned by the enqueue times: the host clock is
+read just before and just after each command is enqueued, and OpenCL reports
+the command's `QUEUED` time, which lies between the two. Each command bounds
+the offset between the clocks from both sides; the tightest lower bound is
+taken (the device times shown are the earliest consistent with every
+enqueue), or the tightest upper bound when a command was recorded without
+its "before" time.
 
 Commands that overlap in time are put on separate tracks ("device lane 0",
 "device lane 1", ...), so a viewer shows what ran concurrently. The file's
@@ -29,12 +33,15 @@ _HOST_TID = 0
 
 class Tracer:
     def __init__(self) -> None:
-        self.commands: list[tuple[cl.Event, str, str, int, dict[str, Any]]] = []
+        self.commands: list[tuple[cl.Event, str, str, int, int | None, dict[str, Any]]] = []
         self.waits: list[tuple[str, int, int]] = []
 
-    def command(self, event: cl.Event, name: str, cat: str, **args: Any) -> None:
-        """Record an enqueued command (call right after enqueueing it)."""
-        self.commands.append((event, name, cat, time.perf_counter_ns(), args))
+    def command(
+        self, event: cl.Event, name: str, cat: str, before_ns: int | None = None, **args: Any
+    ) -> None:
+        """Record an enqueued command (call right after enqueueing it;
+        `before_ns`: the host clock read just before)."""
+        self.commands.append((event, name, cat, time.perf_counter_ns(), before_ns, args))
 
     def host_wait(self, what: str, start_ns: int, end_ns: int) -> None:
         self.waits.append((what, start_ns, end_ns))
@@ -42,8 +49,8 @@ class Tracer:
     def events(self) -> list[dict[str, Any]]:
         """The trace events (all commands must be complete)."""
         profiled = []
-        offset = None
-        for event, name, cat, host_ns, args in self.commands:
+        upper = lower = None  # bounds of host clock - device clock
+        for event, name, cat, after_ns, before_ns, args in self.commands:
             try:
                 queued = event.profile.queued
                 start = event.profile.start
@@ -51,9 +58,11 @@ class Tracer:
             except cl.Error:
                 continue
             profiled.append((name, cat, start, end, args))
-            diff = host_ns - queued
-            if offset is None or diff < offset:
-                offset = diff
+            if upper is None or after_ns - queued < upper:
+                upper = after_ns - queued
+            if before_ns is not None and (lower is None or before_ns - queued > lower):
+                lower = before_ns - queued
+        offset = lower if lower is not None and upper is not None and lower <= upper else upper
         offset = offset or 0
         out: list[dict[str, Any]] = []
         lanes: list[int] = []  # end time of the last slice of each lane
