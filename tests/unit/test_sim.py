@@ -173,3 +173,20 @@ def test_bench_sim_cases_compute_what_numpy_computes():
     assert items == 32 * 32 and set(times) == {"sim", "sim+races", "opencl"}
     name, items, times = bench_sim.case_saxpy(1024, 1)
     assert items == 1024
+
+
+def test_the_simulator_does_not_need_pyopencl():
+    # A machine without an OpenCL platform (or without pyopencl) still runs
+    # programs on the simulator: pyopencl is never imported.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['pyopencl'] = None\n"
+        "from xgpu.runtime.api import run\n"
+        f"run(open({str(ZOO[0])!r}).read(), backend='sim', detect_races=True)\n"
+        "print('ran')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("ran")

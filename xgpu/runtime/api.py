@@ -234,6 +234,11 @@ class _Hooks:
         return self.runner_.gpu_runtime()
 
     def launcher(self, op: Operation):
+        if self.pass_ops:  # the simulator: no OpenCL (pyopencl is not imported)
+            try:
+                return self.runner_.kernel_cache().launcher(op)
+            except RuntimeFailure as err:
+                raise HostCompileError(op, str(err)) from None
         from xgpu.runtime.kernels import KernelBuildError
 
         try:
