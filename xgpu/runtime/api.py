@@ -366,6 +366,14 @@ class Runner:
             result = self.program.functions[entry](*values)
             if self._gpu is not None:
                 self._gpu.finish()
+                if self.options.verbose and self.options.backend == "sim":
+                    g = self._gpu
+                    print(
+                        f"xgpu-run: simulated {g.work_items} work-items in {g.launches} "
+                        f"launch{'es' if g.launches != 1 else ''}; {g.n_tasks} GPU ops, "
+                        f"schedule {self.options.schedule}",
+                        file=sys.stderr,
+                    )
         except (RunError, BrokenPipeError, KeyboardInterrupt):
             raise
         except Exception as err:

@@ -195,6 +195,7 @@ class SimRuntime:
         self.out = out if out is not None else sys.stdout
         self.n_tasks = 0
         self.work_items = 0
+        self.launches = 0
 
     # -- tasks ------------------------------------------------------------- #
 
@@ -512,6 +513,7 @@ def make_launcher(
             )
             sim.run()
             gpu.work_items += sim.work_items
+            gpu.launches += 1
 
         task.run = run
         return gpu.submit(task, is_async)
