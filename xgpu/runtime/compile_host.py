@@ -366,7 +366,7 @@ class HostCompiler:
             return
         if len(results) == 1:
             fn = self.bind(sem.py_fn, "f")
-            norm = self.bind(sem.result_types[0].norm, "n")
+            norm = self.bind(sem.result_types[0].normalizer, "n")
             self.w(f"{results[0]} = {norm}({fn}({', '.join(args)}))", op)
             return
         call = f"{self.bind(sem.py, 'f')}({', '.join(args)})"

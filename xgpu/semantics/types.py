@@ -16,6 +16,7 @@ with numpy.float16).
 
 from __future__ import annotations
 
+import functools
 import struct
 from dataclasses import dataclass
 from fractions import Fraction
@@ -129,6 +130,13 @@ class Scalar:
             v -= 1 << self.width
         return v
 
+    @property
+    def normalizer(self) -> Any:
+        """A function equal to `norm` on the values compiled code passes (Python
+        ints and floats), specialized to this type: what generated code calls
+        after each op."""
+        return _normalizer(self)
+
     def signed(self, value: Any) -> int:
         """The two's-complement (signed) reading of an integer (i1: 0 or -1)."""
         v = int(value) & self.mask
@@ -198,6 +206,28 @@ def scalar(t: Attribute | Scalar | str) -> Scalar:
 
 
 _F32 = struct.Struct("f")
+
+
+@functools.cache
+def _normalizer(t: Scalar) -> Any:
+    if t.is_float:
+        if t.width == 64:
+            return float
+        if t.width == 32:
+            pack, unpack = _F32.pack, _F32.unpack
+
+            def norm_f32(x: Any) -> float:
+                try:
+                    return unpack(pack(x))[0]
+                except OverflowError:
+                    return round_float(float(x), 32)
+
+            return norm_f32
+        return t.norm
+    if t.width == 1:
+        return lambda v: int(v) & 1
+    half, mask = 1 << (t.width - 1), (1 << t.width) - 1
+    return lambda v: ((int(v) + half) & mask) - half
 
 
 def round_float(x: float, width: int) -> float:
