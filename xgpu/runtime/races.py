@@ -50,7 +50,8 @@ class Shadow:
     def __init__(self, storage: Storage | None = None):
         self.storage = storage
         self.writes: dict[int, Access] = {}
-        self.reads: dict[int, list[Access]] = {}
+        #: per element: reads since the last write, grouped (see `access`)
+        self.reads: dict[int, dict[tuple, list[Access]]] = {}
 
 
 class Race:
@@ -129,20 +130,32 @@ class RaceDetector:
         if last is not None and not self.ordered(last, acc):
             self._report(shadow, pos, last, True, acc, write)
         if write:
-            reads = shadow.reads.pop(pos, None)
-            if reads:
-                for r in reads:
-                    if not self.ordered(r, acc):
-                        self._report(shadow, pos, r, False, acc, True)
+            groups = shadow.reads.pop(pos, None)
+            if groups:
+                for group in groups.values():
+                    for r in group:
+                        if not self.ordered(r, acc):
+                            self._report(shadow, pos, r, False, acc, True)
             shadow.writes[pos] = acc
-        else:
-            reads = shadow.reads.get(pos)
-            if reads is None:
-                shadow.reads[pos] = [acc]
-            else:
-                tail = reads[-1]
-                if not (tail[0] is acc[0] and tail[1:4] == acc[1:4]):
-                    reads.append(acc)
+            return
+        # Reads since the last write, grouped by (task, block, barrier epoch):
+        # a later write is ordered after all reads of a group or after none,
+        # except for the work-item test inside its own block and epoch, for
+        # which two reads by different work-items are enough. The host keeps
+        # its latest read (the one a GPU write is least likely to follow).
+        task = acc[0]
+        key = (None,) if task is None else (task.id, acc[1], acc[3])
+        groups = shadow.reads.get(pos)
+        if groups is None:
+            shadow.reads[pos] = {key: [acc]}
+            return
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [acc]
+        elif task is None:
+            group[0] = acc
+        elif len(group) == 1 and group[0][2] != acc[2]:
+            group.append(acc)
 
     # The three kinds of accessors the runtime calls.
 
