@@ -74,14 +74,26 @@ def _checked(op: Operation, check: Callable[[], None]) -> None:
     except VerifyException as exc:
         raise _Failed(diagnostic_from_exception(op, exc)) from None
     except Exception as exc:  # a verifier bug must not become a traceback
-        raise _Failed(
-            Diagnostic(
-                "error",
-                op_message(op, f"verifier failed unexpectedly: {type(exc).__name__}: {exc}"),
-                location_of(op),
-                op=op,
-            )
-        ) from None
+        known = _known_verifier_exception(op, exc)
+        message = known or f"verifier failed unexpectedly: {type(exc).__name__}: {exc}"
+        raise _Failed(Diagnostic("error", op_message(op, message), location_of(op), op=op)) from None
+
+
+def _known_verifier_exception(op: Operation, exc: Exception) -> str | None:
+    """MLIR's message for the xDSL 0.75 verifiers that raise a plain
+    `Exception` instead of a `VerifyException` (memref.load/store with the
+    wrong number of indices)."""
+    text = str(exc).lower()
+    if text != "expected an index for each dimension":
+        return None
+    memref = getattr(op, "memref", None)
+    rank = len(memref.type.get_shape()) if memref is not None else None
+    count = len(getattr(op, "indices", ()))
+    if op.name == "memref.load" and rank is not None:
+        return f"incorrect number of indices for load, expected {rank} but got {count}"
+    if op.name == "memref.store":
+        return "store index operand count not equal to memref rank"
+    return None
 
 
 def _count_error(what: str, required: int, variadic: bool, found: int) -> str | None:
