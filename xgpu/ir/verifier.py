@@ -76,7 +76,9 @@ def _checked(op: Operation, check: Callable[[], None]) -> None:
     except Exception as exc:  # a verifier bug must not become a traceback
         known = _known_verifier_exception(op, exc)
         message = known or f"verifier failed unexpectedly: {type(exc).__name__}: {exc}"
-        raise _Failed(Diagnostic("error", op_message(op, message), location_of(op), op=op)) from None
+        raise _Failed(
+            Diagnostic("error", op_message(op, message), location_of(op), op=op)
+        ) from None
 
 
 def _known_verifier_exception(op: Operation, exc: Exception) -> str | None:

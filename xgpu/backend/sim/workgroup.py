@@ -29,6 +29,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from xdsl.ir import Operation
 
 from xgpu.backend.sim.kernel import (
@@ -168,7 +169,7 @@ class Launch:
         value = frame.f_locals.get(m)
         if isinstance(value, MemRef) and value.storage.name:
             return value.storage.name + "{}" + value.storage.where
-        return "memory"
+        return "memory{}"
 
     def _failing_op(self, err: BaseException) -> tuple[Operation | None, Any]:
         op = None
@@ -184,112 +185,68 @@ class Launch:
 
     def run(self) -> None:
         fn = self.program.functions[self.kernel]
-        func_op = self.program.func_ops[self.kernel]
         is_gen = self.kernel in self.program.generators
         nx, ny, nz = self.block
         gx, gy, gz = self.grid
         n = nx * ny * nz
         if n == 0 or gx * gy * gz == 0:
             return
+        threads = [(tx, ty, tz) for tz in range(nz) for ty in range(ny) for tx in range(nx)]
+        specs = self._workgroup_specs()
+        blocks = [(bx, by, bz) for bz in range(gz) for by in range(gy) for bx in range(gx)]
+        for blk, bids in enumerate(blocks):
+            wg, dsm = self._block_memory(specs, bids)
+            bs = BlockState(bids, dsm)
+            # The parameters after the thread ids: block ids, sizes, arguments.
+            rest = (*bids, nx, ny, nz, gx, gy, gz, *self.args, *wg)
+            if is_gen:
+                gens = [
+                    fn(WorkItem(self.task, blk, lid, bs, self.sg_size, n, self.out), *tids, *rest)
+                    for lid, tids in enumerate(threads)
+                ]
+                self._run_block(gens, bs, bids)
+            else:
+                for lid, tids in enumerate(threads):
+                    w = WorkItem(self.task, blk, lid, bs, self.sg_size, n, self.out)
+                    try:
+                        fn(w, *tids, *rest)
+                    except Exception as err:
+                        raise self.failure(err, lid, bids) from None
+            self.work_items += n
+
+    def _workgroup_specs(self) -> list[tuple[Any, tuple[int, ...], str]]:
+        """(dtype, shape, name) of each workgroup attribution of the kernel."""
+        func_op = self.program.func_ops[self.kernel]
         entry = func_op.body.blocks.first
         n_inputs = len(func_op.function_type.inputs.data)
         n_wg = func_op.num_workgroup_attributions if func_op.name == "gpu.func" else 0
-        wg_args = list(entry.args)[n_inputs : n_inputs + n_wg]
-        wg_specs = []
-        for value in wg_args:
+        specs = []
+        for value in list(entry.args)[n_inputs : n_inputs + n_wg]:
             t = value.type
             label = f"%{value.name_hint}" if value.name_hint else "workgroup memory"
-            wg_specs.append((numpy_dtype(t.element_type), tuple(t.get_shape()), label))
-        sg = self.sg_size
-        out = self.out
-        args = self.args
-        task = self.task
-        blk = 0
-        for bz in range(gz):
-            for by in range(gy):
-                for bx in range(gx):
-                    bids = (bx, by, bz)
-                    wg = [
-                        new_memory(
-                            dt,
-                            shape,
-                            "workgroup",
-                            label,
-                            f" (workgroup memory of block {_fmt3(bids)})",
-                        )
-                        for dt, shape, label in wg_specs
-                    ]
-                    dsm = None
-                    if self.shmem:
-                        import numpy as np
+            specs.append((numpy_dtype(t.element_type), tuple(t.get_shape()), label))
+        return specs
 
-                        dsm = new_memory(
-                            np.dtype(np.int8),
-                            (self.shmem,),
-                            "workgroup",
-                            "dynamic shared memory",
-                            f" (of block {_fmt3(bids)})",
-                        )
-                    if self.races is not None:
-                        for m in (*wg, *([dsm] if dsm is not None else [])):
-                            self.races.track(m.storage)
-                    bs = BlockState(bids, dsm)
-                    call_args = (*args, *wg)
-                    if not is_gen:
-                        lid = 0
-                        for tz in range(nz):
-                            for ty in range(ny):
-                                for tx in range(nx):
-                                    w = WorkItem(task, blk, lid, bs, sg, n, out)
-                                    try:
-                                        fn(
-                                            w,
-                                            tx,
-                                            ty,
-                                            tz,
-                                            bx,
-                                            by,
-                                            bz,
-                                            nx,
-                                            ny,
-                                            nz,
-                                            gx,
-                                            gy,
-                                            gz,
-                                            *call_args,
-                                        )
-                                    except Exception as err:
-                                        raise self.failure(err, lid, bids) from None
-                                    lid += 1
-                    else:
-                        gens = []
-                        lid = 0
-                        for tz in range(nz):
-                            for ty in range(ny):
-                                for tx in range(nx):
-                                    w = WorkItem(task, blk, lid, bs, sg, n, out)
-                                    gens.append(
-                                        fn(
-                                            w,
-                                            tx,
-                                            ty,
-                                            tz,
-                                            bx,
-                                            by,
-                                            bz,
-                                            nx,
-                                            ny,
-                                            nz,
-                                            gx,
-                                            gy,
-                                            gz,
-                                            *call_args,
-                                        )
-                                    )
-                                    lid += 1
-                        self._run_block(gens, bs, bids)
-                    self.work_items += n
-                    blk += 1
+    def _block_memory(self, specs: list, bids: tuple[int, int, int]) -> tuple[list, Any]:
+        """A block's workgroup attributions and dynamic shared memory (tracked
+        by the race detector when there is one)."""
+        wg = [
+            new_memory(dt, shape, "workgroup", label, f" (workgroup memory of block {_fmt3(bids)})")
+            for dt, shape, label in specs
+        ]
+        dsm = None
+        if self.shmem:
+            dsm = new_memory(
+                np.dtype(np.int8),
+                (self.shmem,),
+                "workgroup",
+                "dynamic shared memory",
+                f" (of block {_fmt3(bids)})",
+            )
+        if self.races is not None:
+            for m in (*wg, *([dsm] if dsm is not None else [])):
+                self.races.track(m.storage)
+        return wg, dsm
 
     def _run_block(self, gens: list, bs: BlockState, bids: tuple[int, int, int]) -> None:
         n = len(gens)
