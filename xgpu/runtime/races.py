@@ -82,6 +82,7 @@ class RaceDetector:
 
     def issue(self, task: Any, deps: Iterable[Any]) -> None:
         """`task` is issued by the host now, after `deps`."""
+        task.bit = 1 << task.id
         hb = self.host_hb | task.bit
         for dep in deps:
             hb |= dep.hb

@@ -70,8 +70,10 @@ class Task:
 
     def __init__(self, tid: int, deps: tuple, label: str, op: Operation | None):
         self.id = tid
-        self.bit = 1 << tid
-        self.hb = self.bit
+        #: the race detector's: this task's bit, and the bits of the tasks
+        #: that happen before it (itself included); 0 when not detecting
+        self.bit = 0
+        self.hb = 0
         self.host_epoch = 0
         self.deps = deps
         self.run: Callable[[], None] | None = None
