@@ -111,6 +111,7 @@ class Scheduler:
         if run is not None:
             run()
         task.done = True
+        task.deps = ()  # a long chain of tasks need not stay alive
 
     def _ready(self) -> list[Task]:
         return [t for t in self.pending if all(d.done for d in t.deps)]
