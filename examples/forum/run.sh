@@ -43,6 +43,8 @@ step "xgpu-run --backend sim --detect-races examples/forum/missing_dependency.ml
 expect_fail xgpu-run --backend sim --detect-races examples/forum/missing_dependency.mlir > /dev/null
 step 'for s in 0 1 2; do xgpu-run --backend sim --schedule random --seed $s examples/forum/missing_dependency.mlir | sed -n 2p; done'
 for s in 0 1 2; do xgpu-run --backend sim --schedule random --seed $s examples/forum/missing_dependency.mlir | sed -n 2p; done
+step "xgpu-run --backend sim --verbose --schedule random --seed 0 examples/forum/missing_dependency.mlir 2>&1 >/dev/null | tail -1"
+xgpu-run --backend sim --verbose --schedule random --seed 0 examples/forum/missing_dependency.mlir 2>&1 >/dev/null | tail -1
 step "xgpu-run --backend sim --schedule random --seed 33 examples/forum/missing_dependency.mlir > /dev/null"
 expect_fail xgpu-run --backend sim --schedule random --seed 33 examples/forum/missing_dependency.mlir > /dev/null
 step "xgpu-opt examples/forum/missing_dependency.mlir -p gpu-check-async > /dev/null"

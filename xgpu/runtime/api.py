@@ -306,6 +306,7 @@ class Runner:
                     detect_races=self.options.detect_races,
                     subgroup_size=self.options.subgroup_size or 32,
                     out=self.out,
+                    record_order=self.options.verbose,
                 )
             except ValueError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
@@ -374,6 +375,8 @@ class Runner:
                         f"schedule {self.options.schedule}",
                         file=sys.stderr,
                     )
+                    if g.n_tasks:
+                        print(f"xgpu-run: ran, in order: {g.order_summary()}", file=sys.stderr)
         except (RunError, BrokenPipeError, KeyboardInterrupt):
             raise
         except Exception as err:

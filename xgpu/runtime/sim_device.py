@@ -104,10 +104,14 @@ class Scheduler:
         self.mode = mode
         self.rng = random.Random(seed)
         self.pending: list[Task] = []
+        #: when a list: every task run is appended to it, in order (--verbose)
+        self.order: list[Task] | None = None
 
     def _execute(self, task: Task) -> None:
         run = task.run
         task.run = None
+        if self.order is not None:
+            self.order.append(task)
         if run is not None:
             run()
         task.done = True
@@ -186,10 +190,13 @@ class SimRuntime:
         detect_races: bool = False,
         subgroup_size: int = 32,
         out: Any = None,
+        record_order: bool = False,
     ):
         import sys
 
         self.scheduler = Scheduler(schedule, seed)
+        if record_order:
+            self.scheduler.order = []
         self.races = RaceDetector() if detect_races else None
         self.subgroup_size = subgroup_size
         self.tokens = SimTokens(self)
@@ -201,6 +208,17 @@ class SimRuntime:
         self.launches = 0
 
     # -- tasks ------------------------------------------------------------- #
+
+    def order_summary(self) -> str:
+        """The GPU ops in the order they ran (with --verbose), as
+        `gpu.memcpy (line 7), gpu.launch_func @m::@k (line 8), ...`."""
+        from xgpu.diagnostics import location_of
+
+        parts = []
+        for task in self.scheduler.order or ():
+            loc = location_of(task.op) if task.op is not None else None
+            parts.append(f"{task.label} (line {loc.line})" if loc is not None else task.label)
+        return ", ".join(parts)
 
     def new_task(self, deps: tuple, label: str, op: Operation | None) -> Task:
         task = Task(self.n_tasks, deps, label, op)
