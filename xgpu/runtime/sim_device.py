@@ -209,15 +209,18 @@ class SimRuntime:
 
     # -- tasks ------------------------------------------------------------- #
 
-    def order_summary(self) -> str:
+    def order_summary(self, limit: int = 64) -> str:
         """The GPU ops in the order they ran (with --verbose), as
         `gpu.memcpy (line 7), gpu.launch_func @m::@k (line 8), ...`."""
         from xgpu.diagnostics import location_of
 
+        order = self.scheduler.order or []
         parts = []
-        for task in self.scheduler.order or ():
+        for task in order[:limit]:
             loc = location_of(task.op) if task.op is not None else None
             parts.append(f"{task.label} (line {loc.line})" if loc is not None else task.label)
+        if len(order) > limit:
+            parts.append(f"... ({len(order) - limit} more)")
         return ", ".join(parts)
 
     def new_task(self, deps: tuple, label: str, op: Operation | None) -> Task:
