@@ -272,13 +272,20 @@ class HostCoherence:
             self._merge(mirror, complete_only=False)
 
     def _merge(self, mirror: HostMirror, complete_only: bool) -> None:
-        keep = []
-        for events, view in mirror.pending:
-            if complete_only and not _done(events):
-                keep.append((events, view))
-                continue
-            self._download(mirror, view)
+        """Merge the pending writes (the complete ones, or all of them: the
+        caller waited) into host memory: one copy of their view, or of the
+        span that covers them all when there are several."""
+        keep, ready = [], []
+        for entry in mirror.pending:
+            (keep if complete_only and not _done(entry[0]) else ready).append(entry)
         mirror.pending = keep
+        if len(ready) == 1:
+            self._download(mirror, ready[0][1])
+        elif ready:
+            lo = min(view.span()[0] for _, view in ready)
+            hi = max(view.span()[1] for _, view in ready)
+            dtype = mirror.storage.host.dtype
+            self._download(mirror, MemRef(mirror.storage, dtype, lo, (hi - lo,), (1,)))
 
     def _download(self, mirror: HostMirror, view: MemRef) -> None:
         lo, hi = view.span()
