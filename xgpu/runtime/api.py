@@ -392,6 +392,14 @@ class Runner:
                     )
                     if g.n_tasks:
                         print(f"xgpu-run: ran, in order: {g.order_summary()}", file=sys.stderr)
+                coherence = getattr(self._gpu, "coherence", None)
+                if self.options.verbose and coherence is not None and coherence.mirrors_made:
+                    up, down = coherence.copies
+                    print(
+                        f"xgpu-run: registered host memory has device copies: {up} "
+                        f"cop{'y' if up == 1 else 'ies'} to the device, {down} back",
+                        file=sys.stderr,
+                    )
         except (RunError, BrokenPipeError, KeyboardInterrupt):
             raise
         except Exception as err:

@@ -123,7 +123,10 @@ class HostCoherence:
         self.queue = gpu.queue
         self.mirrors: dict[int, HostMirror] = {}
         #: what was copied, for tests and `--verbose`: [uploads, downloads]
+        #: (the copy that fills a new device copy is not counted)
         self.copies = [0, 0]
+        #: how many allocations got a device copy
+        self.mirrors_made = 0
 
     # -- memory ------------------------------------------------------------ #
 
@@ -144,6 +147,7 @@ class HostCoherence:
 
     def _attach(self, storage: Storage, buf: cl.Buffer, count: int) -> None:
         mirror = HostMirror(self, storage, buf, count)
+        self.mirrors_made += 1
         storage.buf = buf
         storage.mirror = mirror
         self.mirrors[id(storage)] = mirror
