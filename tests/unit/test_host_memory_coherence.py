@@ -447,3 +447,17 @@ def test_many_pending_writes_fold_without_copies():
     assert h.tolist() == [100] * 4
     assert r.copies == [0, 1]
     assert all(not m.pending for m in r.coherence.mirrors.values())
+
+
+def test_a_wait_for_all_device_work_makes_its_writes_visible():
+    text = _KERNEL_WRITES.replace(
+        "func.func @main(%h: memref<8xf32>) {", "func.func @main(%h: memref<8xf32>) -> f32 {"
+    ).replace(
+        "    return\n  }\n}",
+        "    gpu.wait\n    %c7 = arith.constant 7 : index\n"
+        "    %x = memref.load %h[%c7] : memref<8xf32>\n    return %x : f32\n  }\n}",
+    )
+    assert "gpu.wait\n" in text and "return %x" in text
+    r = _run(text, [np.arange(8, dtype=np.float32)])
+    assert r.value == 8.0
+    assert r.copies == [0, 1]
