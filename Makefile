@@ -7,8 +7,9 @@ install:
 	$(PYTHON) -m pip install -e '.[dev]'
 
 # pytest exits 5 when it collects no test: that is not a failure of the suite.
+# -rs prints the reason of every skip (a missing mlir-opt, oclgrind or clang-14).
 unit:
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/unit; rc=$$?; \
+	$(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/unit; rc=$$?; \
 	  if [ $$rc -ne 0 ] && [ $$rc -ne 5 ]; then exit $$rc; fi
 
 lit:

@@ -265,8 +265,6 @@ def test_subgroups_khr_mode_uses_builtins():
     src = prog.source
     for text in (
         "#pragma OPENCL EXTENSION cl_khr_subgroups : enable",
-        "#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle_relative : enable",
-        "#pragma OPENCL EXTENSION cl_khr_subgroup_ballot : enable",
         "float v0_s = sub_group_reduce_add(a0_f);",
         "int v1_m = (int)sub_group_reduce_min((uint)a1_i);",
         "sub_group_shuffle_down(a0_f, (uint)(long)a2_o)",
@@ -276,6 +274,11 @@ def test_subgroups_khr_mode_uses_builtins():
     ):
         assert text in src, text
     assert not prog.kernels["k"].locals
+    # The builtin-only extensions it needs have no pragma; the subgroup
+    # builtins are OpenCL C 2.0's.
+    assert {"cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_ballot"} <= prog.extensions
+    assert "cl_khr_subgroup_ballot" not in src
+    assert prog.build_options == "-cl-std=CL2.0"
 
 
 def test_emulated_subgroup_size():

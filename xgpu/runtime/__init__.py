@@ -32,8 +32,10 @@ How a run goes (`api`):
 Memory (`memref`): host memrefs are numpy arrays behind strided descriptors;
 `gpu.alloc` memory is a `cl.Buffer` (host access to it is an error reported
 at the op); `gpu.alloc host_shared` and `gpu.host_register` give the device a
-buffer over the host array (`CL_MEM_USE_HOST_PTR`; devices with unified host
-memory only). Host loads and stores are bounds-checked; kernel accesses are
+buffer over the host array (`CL_MEM_USE_HOST_PTR`) on devices with unified
+host memory, and elsewhere (discrete GPUs, Oclgrind) a device copy that
+`coherence` keeps coherent with it where CUDA's semantics make it visible
+(launches, copies, blocking waits, host accesses). Host loads and stores are bounds-checked; kernel accesses are
 not (OpenCL has no bounds checks).
 
 Output (`runner_utils`): MLIR's runner utilities (`printMemrefF32`, ...,
@@ -47,5 +49,6 @@ OpenCL profiling, plus the host's blocking waits.
 
 Environment: `XGPU_DEVICE` (or `XGPU_OPENCL_DEVICE`) picks the device as
 `--device` does; `XGPU_OOO=0` uses an in-order queue (debugging only: it hides
-missing dependencies).
+missing dependencies); `XGPU_HOST_COPIES=1` keeps device copies of registered
+host memory even on a device with unified memory (tests that path on PoCL).
 """

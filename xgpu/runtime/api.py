@@ -183,6 +183,10 @@ class RunOptions:
     #: subgroup size (simulator: default 32; OpenCL: emulated subgroups of
     #: this size, default one subgroup per workgroup)
     subgroup_size: int | None = None
+    #: OpenCL: keep device copies of registered and shared host memory even on
+    #: a device with unified host memory (`xgpu.runtime.coherence`; tests that
+    #: path on PoCL; also `$XGPU_HOST_COPIES=1`)
+    host_copies: bool | None = None
 
 
 class _Hooks:
@@ -232,6 +236,13 @@ class _Hooks:
 
     def gpu(self):
         return self.runner_.gpu_runtime()
+
+    def coherence(self):
+        """The run's `HostCoherence` (device copies of registered host memory),
+        or None (the simulator; devices with unified host memory)."""
+        if self.pass_ops:
+            return None
+        return self.runner_.gpu_runtime().coherence
 
     def launcher(self, op: Operation):
         if self.pass_ops:  # the simulator: no OpenCL (pyopencl is not imported)
@@ -329,7 +340,11 @@ class Runner:
                 print(f"xgpu-run: device: {describe(device)}", file=sys.stderr)
             self._gpu = GpuRuntime(
                 device,
-                QueueConfig(profile=self.options.trace is not None, in_order=self.options.in_order),
+                QueueConfig(
+                    profile=self.options.trace is not None,
+                    in_order=self.options.in_order,
+                    host_copies=self.options.host_copies,
+                ),
             )
         return self._gpu
 
@@ -377,6 +392,14 @@ class Runner:
                     )
                     if g.n_tasks:
                         print(f"xgpu-run: ran, in order: {g.order_summary()}", file=sys.stderr)
+                coherence = getattr(self._gpu, "coherence", None)
+                if self.options.verbose and coherence is not None and coherence.mirrors_made:
+                    up, down = coherence.copies
+                    print(
+                        f"xgpu-run: registered host memory has device copies: {up} "
+                        f"cop{'y' if up == 1 else 'ies'} to the device, {down} back",
+                        file=sys.stderr,
+                    )
         except (RunError, BrokenPipeError, KeyboardInterrupt):
             raise
         except Exception as err:

@@ -147,6 +147,9 @@ class HostCompiler:
         #: generate calls of `hooks.host_access` around host memory accesses
         #: (the race detector)
         self.instrument = bool(getattr(hooks, "instrument", False))
+        #: whether host accesses keep registered host memory coherent with its
+        #: device copy (`xgpu.runtime.coherence`); decided at the first access
+        self.coherent: bool | None = None
 
     # -- naming ------------------------------------------------------------ #
 
@@ -519,6 +522,8 @@ def _h_func_call(c: HostCompiler, op: Operation) -> None:
             fn = c.hooks.runner(callee)
             if c.instrument:
                 fn = c.hooks.observed_runner(fn, op)
+            if _coherent(c):
+                fn = _reading_runner(fn, c.ns["_hsync"])
             target = c.bind(fn, "u")
         elif callee in c.funcs:
             raise HostCompileError(op, f"call of '@{callee}', which is declared but not defined")
@@ -531,6 +536,18 @@ def _h_func_call(c: HostCompiler, op: Operation) -> None:
         c.w(f"{results[0]} = {call}", op)
     else:
         c.w(f"{', '.join(results)} = {call}", op)
+
+
+def _reading_runner(fn: Callable[..., Any], sync: Callable[[MemRef, bool], None]):
+    """A runner utility whose memref arguments are host reads."""
+
+    def call(*args: Any) -> Any:
+        for a in args:
+            if isinstance(a, MemRef) and a.storage.mirror is not None:
+                sync(a, False)
+        return fn(*args)
+
+    return call
 
 
 def _sizes_expr(c: HostCompiler, memref_type: MemRefType, dynamic: Any) -> str:
@@ -594,12 +611,38 @@ def _record_host_access(c: HostCompiler, op: Operation, m: str, pos: str, write:
         c.w(f"_hacc({m}, {pos}, {write}, {c.bind(op, 'op')})", op)
 
 
+def _coherent(c: HostCompiler) -> bool:
+    """Whether the program may have registered or shared host memory with a
+    device copy (only then do host accesses go through `_hsync`)."""
+    if c.coherent is None:
+        c.coherent = False
+        hook = getattr(c.hooks, "coherence", None)
+        if hook is not None and any(
+            op.name == "gpu.host_register"
+            or (op.name == "gpu.alloc" and op.host_shared is not None)
+            for op in c.module.walk()
+        ):
+            coherence = hook()
+            if coherence is not None:
+                c.ns["_hsync"] = coherence.host_access
+                c.coherent = True
+    return c.coherent
+
+
+def _sync_host(c: HostCompiler, op: Operation, m: str, write: bool) -> None:
+    """Before a host access to `m`: merge the device's writes to registered
+    memory (and note a host write)."""
+    if _coherent(c):
+        c.w(f"if {m}.storage.mirror is not None: _hsync({m}, {write})", op)
+
+
 def _h_memref_load(c: HostCompiler, op: Operation) -> None:
     m = c.v(op.memref)
     indices = c.vs(op.indices)
     _bounds_check(c, op, m, indices)
     pos = _index_expr(c, m, indices)
     _record_host_access(c, op, m, pos, False)
+    _sync_host(c, op, m, False)
     c.w(f"{c.v(op.res)} = {m}.host.item({pos})", op)
 
 
@@ -609,6 +652,7 @@ def _h_memref_store(c: HostCompiler, op: Operation) -> None:
     _bounds_check(c, op, m, indices)
     pos = _index_expr(c, m, indices)
     _record_host_access(c, op, m, pos, True)
+    _sync_host(c, op, m, True)
     c.w(f"{m}.host[{pos}] = {c.v(op.value)}", op)
 
 
@@ -705,6 +749,8 @@ def _h_memref_copy(c: HostCompiler, op: Operation) -> None:
         opn = c.bind(op, "op")
         c.w(f"_hview({c.v(op.source)}, False, {opn})", op)
         c.w(f"_hview({c.v(op.destination)}, True, {opn})", op)
+    _sync_host(c, op, c.v(op.source), False)
+    _sync_host(c, op, c.v(op.destination), True)
     c.w(f"_mcopy({c.v(op.source)}, {c.v(op.destination)})", op)
 
 

@@ -55,6 +55,10 @@ class KernelInfo:
     slots: list[Slot]
     operand_count: int
     prints: bool = False
+    #: the memref operands, and those the kernel may write (operand indices):
+    #: what keeps registered host memory coherent (`xgpu.runtime.coherence`)
+    memrefs: tuple[int, ...] = ()
+    written: tuple[int, ...] = ()
 
 
 class KernelBuildError(Exception):
@@ -148,7 +152,10 @@ class KernelCache:
         slots = abi_slots(abi, func_op)
         prints = any(o.name == "gpu.printf" for o in func_op.walk())
         symbol = f"@{module_op.sym_name.data}::@{kname}"
-        info = self.infos[key] = KernelInfo(symbol, kernel, slots, len(abi.args), prints)
+        memrefs, written = _memref_operands(abi, func_op)
+        info = self.infos[key] = KernelInfo(
+            symbol, kernel, slots, len(abi.args), prints, memrefs, written
+        )
         return info
 
     # -- launchers --------------------------------------------------------- #
@@ -187,6 +194,14 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
         f"def launch(deps, gx, gy, gz, bx, by, bz, shmem{''.join(', ' + a for a in operands)}):"
     ]
     body: list[str] = []
+    coherence = gpu.coherence if info.memrefs else None
+    if coherence is not None:
+        # Registered host memory on a device without unified memory: what
+        # the host changed goes to the device first, and what the kernel
+        # may write is recorded (`xgpu.runtime.coherence`).
+        ns["_pre"] = coherence.before
+        ns["_post"] = coherence.after
+        body.append(f"deps = _pre(deps, ({''.join(f'a{k}, ' for k in info.memrefs)}))")
     buffers: list[str] = []
     packed: list[str] = []
     seen_buf: set[int] = set()
@@ -236,6 +251,8 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
         body.append(
             "_trace(e, _sym, 'kernel', before_ns=t0, grid=[gx, gy, gz], block=[bx, by, bz])"
         )
+    if coherence is not None and info.written:
+        body.append(f"_post((e,), ({''.join(f'a{k}, ' for k in info.written)}))")
     if is_async:
         body.append("return (e,)")
     else:
@@ -280,3 +297,15 @@ def abi_slots(abi: KernelABI, func_op: Operation) -> list[Slot]:
         else:
             raise RuntimeFailure(f"kernel argument of unknown kind {p.kind!r}")
     return slots
+
+
+def _memref_operands(abi: KernelABI, func_op: Operation) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The memref arguments of a kernel, and those its body may write (any
+    argument whose uses the analysis cannot follow counts as written)."""
+    from xgpu.analysis.async_hazards import WRITE, KernelEffects
+
+    memrefs = tuple(a.index for a in abi.args if a.kind == "memref")
+    modes = KernelEffects().kernel_modes(func_op)
+    if modes is None or len(modes) != len(abi.args):
+        return memrefs, memrefs
+    return memrefs, tuple(k for k in memrefs if modes[k] & WRITE)

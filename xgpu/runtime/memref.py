@@ -7,8 +7,10 @@ over a `Storage`, the allocation. A `Storage` has
 - `host`: a 1-D numpy array of the elements when the memory is reachable from
   the host (`memref.alloc`, a numpy array passed in, `gpu.alloc host_shared`);
 - `buf`: the `cl.Buffer` the device uses, when there is one: device memory of
-  `gpu.alloc`, the host array itself (`CL_MEM_USE_HOST_PTR`) for
-  `gpu.alloc host_shared` and after `gpu.host_register`.
+  `gpu.alloc`; for `gpu.alloc host_shared` and after `gpu.host_register`, the
+  host array itself (`CL_MEM_USE_HOST_PTR`) on devices with unified host
+  memory, else a device copy kept coherent with it (`mirror`, see
+  `xgpu.runtime.coherence`).
 
 Views made by `memref.cast`, `memref.subview`, `memref.reinterpret_cast`, ...
 share the storage, so registering one view registers the memory of all.
@@ -110,6 +112,7 @@ class Storage:
         "where",
         "freed_by",
         "host_proxy",
+        "mirror",
         "__weakref__",
     )
 
@@ -137,6 +140,9 @@ class Storage:
         #: what host loads and stores go through instead of `host` (the
         #: simulator's checked shared memory), or None
         self.host_proxy: Any = None
+        #: on devices without unified host memory, the device copy of
+        #: registered or shared host memory (`xgpu.runtime.coherence`), or None
+        self.mirror: Any = None
 
 
 class _DeviceOnly:

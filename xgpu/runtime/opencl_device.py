@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pyopencl as cl
 
+from xgpu.runtime.coherence import HostCoherence
 from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, row_major_strides
 from xgpu.runtime.tokens import EMPTY, Token, TokenOps, union
 from xgpu.runtime.trace import Tracer
@@ -42,6 +43,9 @@ from xgpu.runtime.trace import Tracer
 DEVICE_ENV = "XGPU_DEVICE"
 DEVICE_ENV_ALIAS = "XGPU_OPENCL_DEVICE"
 IN_ORDER_ENV = "XGPU_OOO"
+#: `XGPU_HOST_COPIES=1`: keep device copies of registered and shared host
+#: memory even where the device has unified memory (tests that path on PoCL)
+HOST_COPIES_ENV = "XGPU_HOST_COPIES"
 
 _mf = cl.mem_flags
 
@@ -169,6 +173,15 @@ class DeviceContext:
         self.kernels: dict[tuple[int, str], cl.Kernel] = {}
         self.description = describe(device)
         self.host_unified = bool(getattr(device, "host_unified_memory", False))
+        #: Oclgrind (21.10) loses track of which bytes of a buffer are
+        #: initialized when a command from the host writes only part of it (a
+        #: write, copy or fill at an offset replaces the buffer's shadow memory
+        #: with one of the written size; a fill writes pattern by pattern):
+        #: `--uninitialized` then reports every later kernel read. There
+        #: xgpu-run's host-side writes cover whole buffers: partial copies and
+        #: fills are done by the host once the queue is idle, and whole ones
+        #: are plain buffer writes.
+        self.whole_writes = "oclgrind" in device.platform.name.lower()
 
     @classmethod
     def get(cls, device: cl.Device) -> DeviceContext:
@@ -213,6 +226,10 @@ class DeviceContext:
 class QueueConfig:
     profile: bool = False
     in_order: bool | None = None  # None: $XGPU_OOO=0 selects in order
+    #: device copies of registered/shared host memory (`xgpu.runtime.coherence`):
+    #: None where the device has no unified host memory (or $XGPU_HOST_COPIES=1),
+    #: True always
+    host_copies: bool | None = None
 
 
 class GpuRuntime:
@@ -239,6 +256,12 @@ class GpuRuntime:
         self.tokens = TokenOps(
             self.queue, self.tracer.host_wait if self.tracer is not None else None
         )
+        copies = config.host_copies or os.environ.get(HOST_COPIES_ENV, "") == "1"
+        #: device copies of registered and shared host memory, or None (the
+        #: device uses host memory in place, `CL_MEM_USE_HOST_PTR`)
+        self.coherence: HostCoherence | None = None
+        if copies or not self.dctx.host_unified:
+            self.coherence = HostCoherence(self)
 
     # -- helpers ----------------------------------------------------------- #
 
@@ -258,6 +281,8 @@ class GpuRuntime:
 
     def finish(self) -> None:
         self.queue.finish()
+        if self.coherence is not None:
+            self.coherence.finish()
 
     # -- memory ------------------------------------------------------------ #
 
@@ -280,10 +305,13 @@ class GpuRuntime:
             n *= s
         nbytes = n * dtype.itemsize
         if host_shared:
-            self._check_unified("gpu.alloc host_shared")
             host = np.zeros(max(n, 1), dtype=dtype)
-            buf = cl.Buffer(self.context, _mf.READ_WRITE | _mf.USE_HOST_PTR, hostbuf=host)
-            storage = Storage(host, buf, nbytes, "shared")
+            if self.coherence is not None:
+                storage = Storage(host, None, nbytes, "shared")
+                self.coherence.alloc_shared(storage)
+            else:
+                buf = cl.Buffer(self.context, _mf.READ_WRITE | _mf.USE_HOST_PTR, hostbuf=host)
+                storage = Storage(host, buf, nbytes, "shared")
         else:
             buf = cl.Buffer(self.context, _mf.READ_WRITE, max(nbytes, 1))
             storage = Storage(None, buf, nbytes, "device")
@@ -301,6 +329,8 @@ class GpuRuntime:
         if storage.released:
             raise RuntimeFailure("gpu.dealloc of memory already deallocated")
         storage.released = True
+        if storage.mirror is not None:
+            storage.mirror.owner.release(storage)
         if storage.buf is not None:
             storage.buf.release()
             storage.buf = None
@@ -308,12 +338,14 @@ class GpuRuntime:
 
     def host_register(self, memref: MemRef) -> None:
         """`gpu.host_register`: the device uses this host memory from now on
-        (a buffer over the same memory, `CL_MEM_USE_HOST_PTR`)."""
+        (a buffer over the same memory, `CL_MEM_USE_HOST_PTR`, or a device
+        copy kept coherent with it where the device has no unified memory)."""
         storage = memref.storage
         if storage.host is None:
             raise RuntimeFailure("gpu.host_register of device memory")
-        if storage.buf is None:
-            self._check_unified("gpu.host_register")
+        if storage.buf is None and self.coherence is not None:
+            self.coherence.register(storage)
+        elif storage.buf is None:
             storage.buf = cl.Buffer(
                 self.context, _mf.READ_WRITE | _mf.USE_HOST_PTR, hostbuf=storage.host
             )
@@ -321,6 +353,9 @@ class GpuRuntime:
     def host_unregister(self, memref: MemRef) -> None:
         storage = memref.storage
         if storage.kind == "shared" or storage.buf is None:
+            return
+        if storage.mirror is not None:
+            storage.mirror.owner.unregister(storage)
             return
         storage.buf.release()
         storage.buf = None
@@ -344,8 +379,10 @@ class GpuRuntime:
         item = dst.dtype.itemsize
         dbuf = dst.storage.buf
         sbuf = src.storage.buf
-        if not (dst.is_contiguous() and src.is_contiguous()):
+        if not (dst.is_contiguous() and src.is_contiguous()) or self._partial(dst):
             return self._strided_copy(dst, src, deps)
+        if self.coherence is not None:
+            deps = self.coherence.before(deps, (dst, src))
         nbytes = n * item
         q = self.queue
         t0 = time.perf_counter_ns()
@@ -377,17 +414,38 @@ class GpuRuntime:
             self.tokens.wait(deps, "gpu.memcpy (host to host)")
             dst.host_view()[...] = src.host_view()
             return EMPTY
+        if dbuf is not None and dst.storage.mirror is not None:
+            self.coherence.after((event,), (dst,))
         return self._finish_op(event, is_async, "gpu.memcpy")
 
     def _strided_copy(self, dst: MemRef, src: MemRef, deps: Token) -> Token:
         """A copy between views that are not one contiguous run: done by the
         host once the dependencies are complete (the op is then complete)."""
-        self.tokens.wait(deps, "gpu.memcpy (strided)")
+        self._host_side_wait(deps, "gpu.memcpy (strided)")
         values = self._read_view(src)
         self._write_view(dst, values)
         return EMPTY
 
+    def _partial(self, m: MemRef) -> bool:
+        """Whether writing view `m` is a write into part of a device buffer on
+        a device that needs whole-buffer writes (`DeviceContext.whole_writes`)."""
+        if not self.dctx.whole_writes or m.storage.buf is None:
+            return False
+        whole = m.offset == 0 and m.num_elements * m.dtype.itemsize >= m.storage.nbytes
+        return not (whole and m.is_contiguous())
+
+    def _host_side_wait(self, deps: Token, what: str) -> None:
+        """Before the host does a copy or fill itself: its dependencies are
+        complete (and all device work, where host writes cover whole buffers:
+        the buffer is read, patched and written back)."""
+        if self.dctx.whole_writes:
+            self.tokens.wait_all(what)
+        else:
+            self.tokens.wait(deps, what)
+
     def _read_view(self, m: MemRef) -> np.ndarray:
+        if m.storage.mirror is not None:
+            m.storage.mirror.owner.host_access(m, False)
         if m.storage.buf is None or m.storage.host is not None:
             return np.array(m.host_view())
         lo, hi = m.span()
@@ -399,10 +457,14 @@ class GpuRuntime:
         return np.array(view.host_view())
 
     def _write_view(self, m: MemRef, values: np.ndarray) -> None:
+        if m.storage.mirror is not None:
+            m.storage.mirror.owner.host_access(m, True)
         if m.storage.buf is None or m.storage.host is not None:
             m.host_view()[...] = values
             return
         lo, hi = m.span()
+        if self.dctx.whole_writes:
+            lo, hi = 0, m.storage.nbytes // m.dtype.itemsize
         item = m.dtype.itemsize
         tmp = np.empty(hi - lo, dtype=m.dtype)
         cl.enqueue_copy(self.queue, tmp, m.storage.buf, src_offset=lo * item)
@@ -420,8 +482,8 @@ class GpuRuntime:
         if n == 0:
             return union(deps) if is_async else EMPTY
         buf = dst.storage.buf
-        if buf is None or not dst.is_contiguous():
-            self.tokens.wait(deps, "gpu.memset")
+        if buf is None or not dst.is_contiguous() or self._partial(dst):
+            self._host_side_wait(deps, "gpu.memset")
             if buf is None:
                 dst.host_view()[...] = value
             else:
@@ -429,22 +491,25 @@ class GpuRuntime:
             return EMPTY
         item = dst.dtype.itemsize
         pattern = np.array(value, dtype=dst.dtype)
+        if self.coherence is not None:
+            deps = self.coherence.before(deps, (dst,))
         t0 = time.perf_counter_ns()
-        event = cl.enqueue_fill_buffer(
-            self.queue, buf, pattern, dst.offset * item, n * item, wait_for=deps
-        )
-        self._record(event, "memset", "fill", t0, bytes=n * item)
-        return self._finish_op(event, is_async, "gpu.memset")
-
-    def _check_unified(self, what: str) -> None:
-        """Host memory the device uses (CL_MEM_USE_HOST_PTR) is the same memory
-        for both only on devices with unified host memory (CPUs, integrated
-        GPUs); elsewhere OpenCL needs map/unmap around every host access, which
-        xgpu-run does not do: refuse rather than compute on stale data."""
-        if not self.dctx.host_unified:
-            raise RuntimeFailure(
-                f"{what} needs a device with unified host memory; {self.dctx.description} has none"
+        if self.dctx.whole_writes:  # the whole buffer (see `_partial`)
+            event = cl.enqueue_copy(
+                self.queue,
+                buf,
+                np.full(n, pattern, dtype=dst.dtype),
+                wait_for=deps,
+                is_blocking=False,
             )
+        else:
+            event = cl.enqueue_fill_buffer(
+                self.queue, buf, pattern, dst.offset * item, n * item, wait_for=deps
+            )
+        self._record(event, "memset", "fill", t0, bytes=n * item)
+        if dst.storage.mirror is not None:
+            self.coherence.after((event,), (dst,))
+        return self._finish_op(event, is_async, "gpu.memset")
 
 
 def _check_live(m: MemRef, what: str) -> None:

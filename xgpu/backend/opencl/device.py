@@ -7,13 +7,15 @@ substring (case-insensitive). It raises `NoDevice` (with the reason) when
 pyopencl is missing or no device matches.
 
 `emit_options(device)` gives the `compile_gpu_module` keyword arguments that
-fit the device: cl_khr_subgroups -> `subgroups="khr"`, cl_khr_fp16 ->
-`fp16=True`.
+fit the device: `subgroups="khr"` where it compiles OpenCL C 2.0 and has
+cl_khr_subgroups and the subgroup extensions the emitter uses with it
+(`KHR_SUBGROUP_EXTENSIONS`), else "emulate"; cl_khr_fp16 -> `fp16=True`.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 
@@ -52,9 +54,26 @@ def select_device(pattern: str | None = None) -> Any:
     raise NoDevice("no OpenCL CPU or GPU device found")
 
 
+KHR_SUBGROUP_EXTENSIONS = frozenset(
+    {
+        "cl_khr_subgroups",
+        "cl_khr_subgroup_shuffle",
+        "cl_khr_subgroup_shuffle_relative",
+        "cl_khr_subgroup_ballot",
+    }
+)
+
+
+def opencl_c_version(device: Any) -> tuple[int, int]:
+    """The device's OpenCL C version (`OpenCL C 1.2 ...` -> (1, 2))."""
+    m = re.match(r"OpenCL C (\d+)\.(\d+)", getattr(device, "opencl_c_version", "") or "")
+    return (int(m[1]), int(m[2])) if m else (1, 2)
+
+
 def emit_options(device: Any) -> dict[str, Any]:
     exts = set(device.extensions.split())
+    khr = KHR_SUBGROUP_EXTENSIONS <= exts and opencl_c_version(device) >= (2, 0)
     return {
-        "subgroups": "khr" if "cl_khr_subgroups" in exts else "emulate",
+        "subgroups": "khr" if khr else "emulate",
         "fp16": "cl_khr_fp16" in exts,
     }

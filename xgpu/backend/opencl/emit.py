@@ -68,6 +68,8 @@ from xgpu.semantics import (
 )
 
 BUILD_OPTIONS = "-cl-std=CL1.2"
+#: programs that use cl_khr_subgroups: its builtins are OpenCL C 2.0 ones
+SUBGROUP_BUILD_OPTIONS = "-cl-std=CL2.0"
 _SEMANTIC_OPS = supported_ops()
 _TERMINATORS = frozenset(
     {
@@ -90,13 +92,14 @@ _ID_BUILTINS = {
     "gpu.grid_dim": "get_num_groups",
     "gpu.global_id": "get_global_id",
 }
+# Extensions enabled by a pragma; the others used (cl_khr_subgroup_shuffle,
+# cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_ballot) only add built-in
+# functions, have no pragma, and compilers that predate them (clang 14) warn
+# about one.
 _PRAGMA_ORDER = (
     "cl_khr_fp64",
     "cl_khr_fp16",
     "cl_khr_subgroups",
-    "cl_khr_subgroup_shuffle",
-    "cl_khr_subgroup_shuffle_relative",
-    "cl_khr_subgroup_ballot",
 )
 
 
@@ -225,7 +228,7 @@ class ModuleEmitter:
             self.module_name,
             source,
             kernels,
-            BUILD_OPTIONS,
+            SUBGROUP_BUILD_OPTIONS if "cl_khr_subgroups" in self.extensions else BUILD_OPTIONS,
             frozenset(self.extensions),
             out.ops,
         )
@@ -579,6 +582,8 @@ class FunctionEmitter:
         for ln in wg_decls:
             self.line(ln, f)
         if self.is_kernel and self.uses_lanes:
+            if self.subgroups.mode == "khr" and not self.subgroups.simple:
+                self.require_extension("cl_khr_subgroups")  # the prologue's builtins
             for ln in self.subgroups.prologue():
                 self.line(ln, f)
         for k, arg in enumerate(priv_args):
