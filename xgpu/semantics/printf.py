@@ -187,7 +187,12 @@ def parse(text: str | bytes) -> tuple[Piece, ...]:
 
 def _number(data: bytes, i: int, start: int, what: str) -> tuple[int | None, int]:
     if i < len(data) and data[i] == 0x2A:  # '*'
-        spec = show(data[start : i + 1])
+        end = i + 1
+        while end < len(data) and data[end] != 0x25:
+            end += 1
+            if chr(data[end - 1]).isalpha() and chr(data[end - 1]) not in "hlLqjzt":
+                break
+        spec = show(data[start:end])
         raise PrintfError(f"'*' in '{spec}': the {what} must be a number in the format")
     j = i
     while j < len(data) and 0x30 <= data[j] <= 0x39:
