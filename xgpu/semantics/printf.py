@@ -169,14 +169,13 @@ def parse(text: str | bytes) -> tuple[Piece, ...]:
         if literal:
             pieces.append(bytes(literal))
             literal.clear()
-        if precision is not None and precision > MAX_INT_PRECISION and conv in INT_CONVERSIONS:
-            if conv != "c":
-                raise PrintfError(
-                    f"the precision in '{spec}' is larger than {MAX_INT_PRECISION}, the "
-                    "largest for an integer conversion"
-                )
         if conv == "c":
-            precision = None
+            precision = None  # means nothing for %c
+        elif precision is not None and precision > MAX_INT_PRECISION and conv in INT_CONVERSIONS:
+            raise PrintfError(
+                f"the precision in '{spec}' is larger than {MAX_INT_PRECISION}, the "
+                "largest for an integer conversion"
+            )
         pieces.append(
             Conversion(_normal_flags(flags, conv, precision), width, precision, conv, spec)
         )
