@@ -52,7 +52,7 @@ def test_generated_code_is_python_loops():
     module, sources = load(text)
     runner = Runner(module, sources, RunOptions())
     source = runner.program.source
-    assert "def f_f(" in source
+    assert "def f0_f(" in source
     assert "for v" in source and "in range(" in source
     assert runner.call("f", [100000]) == 4999950000
 

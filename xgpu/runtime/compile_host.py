@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xgpu.diagnostics import op_name
+from xgpu.mangle import Namer
 from xgpu.runtime.memref import DYNAMIC, MemRef, RuntimeFailure, numpy_dtype
 from xgpu.runtime.runner_utils import RUNNER_FUNCTIONS
 
@@ -183,11 +184,12 @@ class HostCompiler:
         from xdsl.dialects.func import FuncOp
         from xdsl.dialects.memref import GlobalOp
 
+        py_name = Namer("f")
         for op in self.module.body.block.ops:
             if isinstance(op, FuncOp):
                 self.funcs[op.sym_name.data] = op
                 if op.body.blocks:
-                    self.func_names[op.sym_name.data] = f"f_{_ident(op.sym_name.data)}"
+                    self.func_names[op.sym_name.data] = py_name(op.sym_name.data)
             elif isinstance(op, GlobalOp):
                 self.globals[op.sym_name.data] = op
         self.ns.update(
@@ -380,10 +382,6 @@ class HostCompiler:
 
 
 _EXIT_TERMINATORS = frozenset(["func.return", "scf.yield", "scf.condition", "scf.reduce"])
-
-
-def _ident(name: str) -> str:
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
 
 # --------------------------------------------------------------------------- #

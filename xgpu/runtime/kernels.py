@@ -259,7 +259,8 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
         body.append("_tok.wait((e,), 'gpu.launch_func ' + _sym)")
         body.append("return ()")
     source = "\n".join(lines + ["    " + b for b in body]) + "\n"
-    exec(compile(source, f"<xgpu-launch {info.symbol}>", "exec"), ns)
+    # The file name is for tracebacks only; ascii() escapes what a symbol may hold.
+    exec(compile(source, f"<xgpu-launch {ascii(info.symbol)[1:-1]}>", "exec"), ns)
     launch = ns["launch"]
     launch.source = source  # type: ignore[attr-defined]
     return launch

@@ -19,8 +19,8 @@ API (stable; the runtime builds on it):
 subgroup size (None: one subgroup per workgroup); `fp16=True` allows f16 values
 (the device must have cl_khr_fp16). See `reductions` for the subgroup model.
 
-KernelABI (`program.py`): `cl_name` (the OpenCL kernel name,
-`xg_<module>__<func>`); `args`, per gpu.func argument: `MemRefArg` (element
+KernelABI (`program.py`): `cl_name` (the OpenCL kernel name, made by xgpu:
+`xg<N>_<hint>`, see `names`); `args`, per gpu.func argument: `MemRefArg` (element
 `dtype`, `shape`/`strides` with None where dynamic, `address_space`) or
 `ScalarArg` (`dtype`: index -> int64, i1 -> uint8, iN/fN as numpy); `locals`:
 the extra `__local` buffers (`LocalArg`, `nbytes(block, dynamic_shared_memory)`),
@@ -41,8 +41,9 @@ Errors: `EmitError(op, message)`: `op` could not be emitted (unsupported op,
 type or construct); `str(err)` is `FILE:LINE:COL: error: 'op' op MESSAGE`.
 
 What is emitted: see `emit` (bodies, control flow), `memref` (descriptors),
-`reductions` (all_reduce and subgroup ops), `names` (mangling), `types`;
-scalar op semantics come from `xgpu.semantics`.
+`reductions` (all_reduce and subgroup ops), `names` (mangling, escaped
+literals), `types`; scalar op semantics come from `xgpu.semantics`, printf
+formats from `xgpu.semantics.printf`.
 """
 
 from __future__ import annotations

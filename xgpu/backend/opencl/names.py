@@ -1,19 +1,29 @@
-"""C names for MLIR symbols and SSA values that cannot clash with OpenCL C.
+"""C names and literals that cannot clash with OpenCL C or carry IR text.
+
+Nothing of the IR reaches the C source except through the names and literals
+made here (see `xgpu.mangle`):
 
 - functions (kernels, device functions) and program-scope constants:
-  `xg_<module>__<symbol>`, with characters outside `[A-Za-z0-9_]` replaced by
-  `_` and a numeric suffix where two symbols would get the same name. PoCL
-  renames a kernel called like a builtin (`step` -> `_cl_step`) and rejects
-  `main`: the `xg_` prefix avoids both.
+  `xg<N>_<hint>` (`xg0_saxpy`), N counting the program's symbols, the hint
+  the symbol's `[A-Za-z0-9_]` characters (at most 24): unique, ASCII, at most
+  ~32 characters (PoCL aborts on very long kernel names), never a keyword or
+  builtin (PoCL renames a kernel called like a builtin, `step` -> `_cl_step`,
+  and rejects `main`). `KernelABI.cl_name` says which name a kernel got.
 - function parameters: `a<N>` (plus the argument's name hint, e.g. `a0_x`);
   SSA values: `v<N>` (plus the hint); block labels `bb<N>`; the emitter's own
   variables and helpers start with `xg_`. No OpenCL C keyword or builtin
-  starts with `xg_` or with a letter followed by a digit.
+  starts with `xg_`, `xg<digit>` or with a letter followed by a digit.
+- string literals: `c_string` (every byte outside printable ASCII, quotes,
+  backslashes and `?` escaped: no trigraph, no line splice, no early end);
+- comments: `comment_symbol` prints a symbol name as MLIR quotes it, with
+  every character that could end or splice the comment escaped.
 """
 
 from __future__ import annotations
 
 import re
+
+from xgpu.mangle import Namer
 
 # OpenCL C 1.2 keywords, reserved words and type names (section 6.1 and 6.x).
 KEYWORDS = frozenset(
@@ -29,7 +39,7 @@ KEYWORDS = frozenset(
 )
 
 # Builtin functions that a careless name could shadow (a sample of section 6.12;
-# the `xg_`/`v<N>`/`a<N>` naming makes any clash impossible anyway).
+# the `xg_`/`xg<N>`/`v<N>`/`a<N>` naming makes any clash impossible anyway).
 BUILTINS = frozenset(
     """
     get_global_id get_local_id get_group_id get_global_size get_local_size get_num_groups
@@ -44,12 +54,7 @@ BUILTINS = frozenset(
     """.split()
 )
 
-_INVALID = re.compile(r"[^A-Za-z0-9_]")
-
-
-def sanitize(text: str) -> str:
-    """`text` with only `[A-Za-z0-9_]` characters."""
-    return _INVALID.sub("_", text)
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def is_reserved(name: str) -> bool:
@@ -57,36 +62,55 @@ def is_reserved(name: str) -> bool:
     return name in KEYWORDS or name in BUILTINS
 
 
+def c_string(data: bytes) -> str:
+    """A C string literal of exactly `data`: printable ASCII as is, except
+    `"`, `\\` and `?` (trigraphs), every other byte as a 3-digit octal escape
+    (so no following digit can extend it)."""
+    out = ['"']
+    for b in data:
+        if 32 <= b < 127 and b not in (0x22, 0x5C, 0x3F):
+            out.append(chr(b))
+        elif b in (0x22, 0x5C, 0x3F):
+            out.append("\\" + chr(b))
+        else:
+            out.append(f"\\{b:03o}")
+    out.append('"')
+    return "".join(out)
+
+
+def comment_symbol(name: str) -> str:
+    """`@name` for a C comment: bare when MLIR would print it bare, else
+    quoted with every byte outside `[A-Za-z0-9_$.]` as `\\XX` (as MLIR escapes,
+    but also printable punctuation): nothing that ends a comment or splices
+    the next line into it."""
+    if _BARE_SYMBOL.fullmatch(name):
+        return "@" + name
+    data = name.encode("utf-8", "surrogatepass")
+    text = "".join(
+        chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "_$.") else f"\\{b:02X}"
+        for b in data
+    )
+    return f'@"{text}"'
+
+
 class SymbolNamer:
-    """Program-scope names: unique, prefixed, never reserved."""
+    """Program-scope names `xg<N>_<hint>`: unique, short, never reserved."""
 
     def __init__(self) -> None:
-        self.used: set[str] = set()
+        self.namer = Namer("xg")
 
-    def unique(self, base: str) -> str:
-        name, n = base, 1
-        while name in self.used or is_reserved(name):
-            name = f"{base}_{n}"
-            n += 1
-        self.used.add(name)
-        return name
-
-    def symbol(self, module: str, symbol: str) -> str:
-        return self.unique(f"xg_{sanitize(module)}__{sanitize(symbol)}")
+    def symbol(self, symbol: str) -> str:
+        return self.namer(symbol)
 
 
 class LocalNamer:
     """Function-scope names: `<prefix><N>` plus a sanitized name hint."""
 
     def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
+        self.namers: dict[str, Namer] = {}
 
-    def fresh(self, prefix: str = "v", hint: str | None = None) -> str:
-        n = self.counts.get(prefix, 0)
-        self.counts[prefix] = n + 1
-        name = f"{prefix}{n}"
-        if hint:
-            clean = sanitize(hint)[:24].strip("_")
-            if clean:
-                name += "_" + clean
-        return name
+    def fresh(self, prefix: str = "v", text: str | None = None) -> str:
+        namer = self.namers.get(prefix)
+        if namer is None:
+            namer = self.namers[prefix] = Namer(prefix)
+        return namer(text)

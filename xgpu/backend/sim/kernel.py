@@ -29,7 +29,6 @@ line) and reads the indices from the frame's locals.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,17 +41,18 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
+from xgpu.mangle import Namer
 from xgpu.runtime.compile_host import (
     _EXIT_TERMINATORS,
     _HANDLERS,
     HostCompileError,
     HostCompiler,
-    _ident,
     _rank_reduction,
     _static_and_dynamic,
 )
 from xgpu.runtime.memref import DYNAMIC, MemRef, RuntimeFailure, Storage, numpy_dtype
 from xgpu.semantics import gpu as gsem
+from xgpu.semantics.printf import Printf, PrintfError, compile_printf
 
 CTX = "_w, _tx, _ty, _tz, _bx, _by, _bz, _nx, _ny, _nz, _gx, _gy, _gz"
 
@@ -219,10 +219,11 @@ class KernelCompiler(HostCompiler):
         funcs = [
             op for op in self.gpu_module.body.block.ops if op.name in ("gpu.func", "func.func")
         ]
+        py_name = Namer("k")
         for op in funcs:
             self.funcs[op.sym_name.data] = op
             if op.body.blocks:
-                self.func_names[op.sym_name.data] = f"k_{_ident(op.sym_name.data)}"
+                self.func_names[op.sym_name.data] = py_name(op.sym_name.data)
         for op in self.gpu_module.body.block.ops:
             if op.name == "memref.global":
                 self.globals[op.sym_name.data] = op
@@ -568,68 +569,36 @@ def _h_dsm(c: KernelCompiler, op: Operation) -> None:
     c.w(f"{c.v(op.result_memref)} = _w.bs.dsm", op)
 
 
-_PRINTF_SPEC = None
+def write_output(out: Any, data: bytes) -> None:
+    """Write the bytes `data` to the text stream `out` (to its binary buffer
+    when it has one, after what was written before; else decoded, invalid
+    UTF-8 kept as surrogate escapes)."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is not None:
+        out.flush()
+        buffer.write(data)
+        buffer.flush()
+    else:
+        out.write(data.decode("utf-8", "surrogateescape"))
 
 
-def printf_format(fmt: str, values: tuple, widths: tuple[int, ...], out: Any) -> None:
-    """C's printf of `fmt` with `values` (integers of `widths` bits, floats)."""
-    import re
+def _printer(pf: Printf) -> Callable[[tuple, Any], None]:
+    fmt = pf.format
 
-    global _PRINTF_SPEC
-    if _PRINTF_SPEC is None:
-        _PRINTF_SPEC = re.compile(
-            r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfFgGaAcs%])"
-        )
-    pieces: list[str] = []
-    pos = 0
-    k = 0
-    for m in _PRINTF_SPEC.finditer(fmt):
-        pieces.append(fmt[pos : m.start()])
-        pos = m.end()
-        flags, width, prec, _length, conv = m.groups()
-        if conv == "%":
-            pieces.append("%")
-            continue
-        if k >= len(values):
-            pieces.append(m.group(0))
-            continue
-        value, bits = values[k], widths[k]
-        k += 1
-        spec = "%" + flags + (width or "") + (f".{prec}" if prec is not None else "")
-        if conv in "ouxX":
-            if isinstance(value, int):
-                value &= (1 << max(bits, 32)) - 1
-            pieces.append((spec + conv) % value)
-        elif conv in "di":
-            pieces.append((spec + "d") % int(value))
-        elif conv == "c":
-            pieces.append((spec + "c") % chr(int(value) & 0xFF))
-        elif conv in "aA":
-            text = float(value).hex()
-            pieces.append(text.upper() if conv == "A" else text)
-        elif conv == "s":
-            pieces.append((spec + "s") % value)
-        else:
-            v = float(value)
-            if math.isnan(v):
-                text = "-nan" if math.copysign(1.0, v) < 0 else "nan"
-                pieces.append(
-                    (spec.replace("0", "") + "s") % (text.upper() if conv.isupper() else text)
-                )
-            else:
-                pieces.append((spec + conv) % v)
-    pieces.append(fmt[pos:])
-    out.write("".join(pieces))
+    def run(values: tuple, out: Any) -> None:
+        write_output(out, fmt(values))
+
+    return run
 
 
 def _h_printf(c: KernelCompiler, op: Operation) -> None:
-    from xgpu.semantics import scalar
-
-    widths = tuple(scalar(v.type).width if scalar(v.type).is_int else 64 for v in op.args)
-    fn = c.bind(printf_format, "pf")
-    args = c.vs(op.args)
-    values = "(" + "".join(a + ", " for a in args) + ")"
-    c.w(f"{fn}({op.format_text!r}, {values}, {widths!r}, _w.out)", op)
+    try:
+        pf = compile_printf(op.format_text, [v.type for v in op.args])
+    except PrintfError as err:
+        raise HostCompileError(op, f"'gpu.printf' op {err}") from None
+    fn = c.bind(_printer(pf), "pf")
+    values = "(" + "".join(a + ", " for a in c.vs(op.args)) + ")"
+    c.w(f"{fn}({values}, _w.out)", op)
 
 
 def _combine_fn(c: KernelCompiler, op: Operation, kind: str | None) -> str:

@@ -39,8 +39,8 @@ gpu.module @cf {
   }
 }
 
-// CHECK:      long xg_cf__fact(long a0_n);
-// CHECK:      long xg_cf__fact(long a0_n) {
+// CHECK:      long xg0_fact(long a0_n);
+// CHECK:      long xg0_fact(long a0_n) {
 // CHECK-NEXT:   long v0_k;
 // CHECK-NEXT:   long v1_acc;
 // CHECK-NEXT:   uchar v2_done;
@@ -62,11 +62,11 @@ gpu.module @cf {
 // CHECK-NEXT:   return v1_acc;
 // CHECK-NEXT: }
 
-// CHECK:      __kernel void xg_cf__k(__global long* a0_out, long a0_out_off, long a0_out_size0, long a0_out_stride0, long a1_n) {
+// CHECK:      __kernel void xg1_k(__global long* a0_out, long a0_out_off, long a0_out_size0, long a0_out_stride0, long a1_n) {
 // CHECK-NEXT:   long v0_s = 0L;
 // CHECK-NEXT:   for (long v1_i = 0L; v1_i < a1_n; v1_i += 1L) {
 // CHECK-NEXT:     long v2_ii = (long)v1_i;
-// CHECK-NEXT:     long v3_f = xg_cf__fact(v2_ii);
+// CHECK-NEXT:     long v3_f = xg0_fact(v2_ii);
 // CHECK-NEXT:     long v4_a = (long)((ulong)v0_s + (ulong)v3_f);
 // CHECK-NEXT:     v0_s = v4_a;
 // CHECK-NEXT:   }

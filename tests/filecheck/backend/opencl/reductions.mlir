@@ -16,7 +16,7 @@ gpu.module @red {
   }
 }
 
-// CHECK:      __kernel void xg_red__k(float a0_x, int a1_o, __global float* a2_out, long a2_out_off, long a2_out_size0, long a2_out_stride0, __local void* xg_scratch) {
+// CHECK:      __kernel void xg0_k(float a0_x, int a1_o, __global float* a2_out, long a2_out_off, long a2_out_size0, long a2_out_stride0, __local void* xg_scratch) {
 // CHECK-NEXT:   long xg_lid = (long)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
 // CHECK-NEXT:   long xg_nwi = (long)(get_local_size(0) * get_local_size(1) * get_local_size(2));
 // CHECK-NEXT:   float v0_a;
