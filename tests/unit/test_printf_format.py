@@ -207,12 +207,16 @@ def test_meaningless_flags_are_dropped():
     assert compile_printf("%05.3c", ["i32"]).c_format() == b"%5c"
 
 
-def test_f64_prints_at_single_precision_and_nan_without_sign():
-    pf = compile_printf("%.10f %g %e %f %f", ["f64", "f64", "f32", "f32", "f64"])
+def test_f64_prints_at_double_precision_and_nan_without_sign():
+    pf = compile_printf("%.10f %g %e %f %f %.17g %a", ["f64", "f64", "f32", "f32", "f64", "f64", "f64"])
     neg_nan = struct.unpack("<d", struct.pack("<Q", 0xFFF8000000000001))[0]
-    assert pf.format([0.1, 1e300, math.nan, neg_nan, -math.inf]) == (
-        b"0.1000000015 inf nan nan -inf"
+    assert pf.format([0.1, 1e300, math.nan, neg_nan, -math.inf, 0.1, 5e-324]) == (
+        b"0.1000000000 1e+300 nan nan -inf 0.10000000000000001 0x0.0000000000001p-1022"
     )
+    # The C gets a double for an f64 argument, a float for an f32 one.
+    pf = compile_printf("%f %f", ["f64", "f32"])
+    assert pf.c_args(["a", "b"]) == ["xg_printf_d(a)", "xg_printf_f(b)"]
+    assert [name for name, _ in pf.c_helpers()] == ["xg_printf_f", "xg_printf_d"]
 
 
 def test_invalid_formats():

@@ -11,6 +11,7 @@ conversions that this module formats the same way.
     pf = compile_printf(op.format_text, [v.type for v in op.args])  # PrintfError
     pf.c_format()             # b"x=%ld y=%f\\n": the format the C printf gets
     pf.c_args(["v0", "v1"])   # ["(long)(v0)", "xg_printf_f(v1)"]
+    pf.c_helpers()            # [(name, C source)] of the helpers c_args calls
     pf.format((3, 2.5))       # b"x=3 y=2.500000\\n"
 
 The rules (MLIR's printf lowering passes integers, index and floats):
@@ -27,10 +28,11 @@ The rules (MLIR's printf lowering passes integers, index and floats):
   `l` is accepted (and means nothing) on float conversions.
 - `%c` prints the low byte of its argument, with `-` and a width only; a 0
   byte prints as nothing (the field is still padded), which is what PoCL does.
-- Floats print at single precision: an f64 argument is rounded to f32 first
-  (PoCL 3.0's printf formats every float in single precision; rounding on
-  every backend keeps the output device-independent). NaN prints as `nan`
-  (`NAN`), without a sign. Otherwise the output is C's (glibc's): exact
+- A float prints its own value: f16 and f32 arguments are passed as
+  `float`, f64 ones as `double` (PoCL 3.0's printf formats doubles in single
+  precision, a limitation of that device: there an f64 value prints rounded
+  to f32; the simulator and other devices print it exactly). NaN prints as
+  `nan` (`NAN`), without a sign. Otherwise the output is C's (glibc's): exact
   decimal expansions, round-half-even, `%a` with trailing zeros removed.
 - Flags that mean nothing for a conversion are dropped (as glibc ignores
   them): `0` with `-`, ` ` with `+`, `0` for an integer conversion with a
@@ -49,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xgpu.semantics.types import Scalar, SemanticsError, round_float, scalar
+from xgpu.semantics.types import Scalar, SemanticsError, scalar
 
 MAX_FIELD = 128
 """The largest width, and precision of a float conversion."""
@@ -254,11 +256,11 @@ class Printf:
             out += (spec + p.conv).encode()
         return bytes(out)
 
-    def c_args(self, exprs: Sequence[str], float_helper: str = "xg_printf_f") -> list[str]:
+    def c_args(self, exprs: Sequence[str]) -> list[str]:
         """The C arguments, cast to the types `c_format` says: `int`/`long` for
         signed conversions, `uint`/`ulong` of the value's own width for
-        unsigned ones, the low byte for `%c`, and `float_helper(x)` (see
-        `C_FLOAT_HELPER`) for floats."""
+        unsigned ones, the low byte for `%c`, and a helper of `C_FLOAT_HELPERS`
+        for floats (`float` for f16/f32, `double` for f64)."""
         out = []
         for p, t, e in zip(self.conversions, self.types, exprs):
             if p.conv == "c":
@@ -273,8 +275,13 @@ class Printf:
                 else:
                     out.append(f"(uint)({e})")
             else:
-                out.append(f"{float_helper}({e})")
+                out.append(f"{C_FLOAT_HELPERS[_float_param(t)][0]}({e})")
         return out
+
+    def c_helpers(self) -> list[tuple[str, str]]:
+        """(name, C source) of the helpers that `c_args` calls."""
+        params = {_float_param(t) for t in self.types if t.is_float}
+        return [C_FLOAT_HELPERS[k] for k in ("float", "double") if k in params]
 
     # ---------------------------------------------------------------- values
     def format(self, values: Sequence[Any]) -> bytes:
@@ -293,12 +300,22 @@ class Printf:
         return bytes(out)
 
 
-C_FLOAT_HELPER = (
-    "xg_printf_f",
-    "static inline float xg_printf_f(float x) {\n  return isnan(x) ? NAN : x;\n}",
-)
-"""The helper `c_args` wraps float arguments in: the value rounded to float
-(the parameter type), NaN without its sign."""
+C_FLOAT_HELPERS = {
+    "float": (
+        "xg_printf_f",
+        "static inline float xg_printf_f(float x) {\n  return isnan(x) ? NAN : x;\n}",
+    ),
+    "double": (
+        "xg_printf_d",
+        "static inline double xg_printf_d(double x) {\n  return isnan(x) ? (double)NAN : x;\n}",
+    ),
+}
+"""The helpers `c_args` wraps float arguments in, by C parameter type: the
+value itself, NaN without its sign."""
+
+
+def _float_param(t: Scalar) -> str:
+    return "double" if t.width == 64 else "float"
 
 
 def compile_printf(text: str | bytes, types: Sequence[Any]) -> Printf:
@@ -376,7 +393,7 @@ def _format_int(p: Conversion, t: Scalar, value: int) -> bytes:
 
 
 def _format_float(p: Conversion, value: float) -> str:
-    v = round_float(value, 32)  # single precision on every backend
+    v = value  # the argument's own value (host and kernel values are normalized)
     conv = p.conv.lower()
     negative = math.copysign(1.0, v) < 0 and not math.isnan(v)
     sign = "-" if negative else "+" if "+" in p.flags else " " if " " in p.flags else ""
@@ -408,7 +425,7 @@ def _hex_float(a: float, precision: int | None, alt: bool) -> str:
     biased = bits >> 52
     if a == 0:
         lead, exp = 0, 0
-    elif biased == 0:  # subnormal double (not reached from f32 values)
+    elif biased == 0:  # subnormal double
         lead, exp = 0, -1022
     else:
         lead, exp = 1, biased - 1023

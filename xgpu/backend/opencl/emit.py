@@ -66,7 +66,7 @@ from xgpu.semantics import (
     lookup,
     supported_ops,
 )
-from xgpu.semantics.printf import C_FLOAT_HELPER, PrintfError, compile_printf
+from xgpu.semantics.printf import PrintfError, compile_printf
 
 BUILD_OPTIONS = "-cl-std=CL1.2"
 #: programs that use cl_khr_subgroups: its builtins are OpenCL C 2.0 ones
@@ -809,10 +809,9 @@ def _printf(fe: FunctionEmitter, op: Operation) -> None:
         pf = compile_printf(op.format_text, [v.type for v in op.args])
     except PrintfError as err:
         fe.fail(op, str(err))
-    if any(t.is_float for t in pf.types):
-        name, source = C_FLOAT_HELPER
+    for name, source in pf.c_helpers():
         fe.module.helpers.setdefault(name, CHelper(name, source))
-    args = pf.c_args([fe.expr(v) for v in op.args], C_FLOAT_HELPER[0])
+    args = pf.c_args([fe.expr(v) for v in op.args])
     fe.line(f"printf({c_string(pf.c_format())}{''.join(', ' + a for a in args)});", op)
 
 
