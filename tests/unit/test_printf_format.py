@@ -208,7 +208,9 @@ def test_meaningless_flags_are_dropped():
 
 
 def test_f64_prints_at_double_precision_and_nan_without_sign():
-    pf = compile_printf("%.10f %g %e %f %f %.17g %a", ["f64", "f64", "f32", "f32", "f64", "f64", "f64"])
+    pf = compile_printf(
+        "%.10f %g %e %f %f %.17g %a", ["f64", "f64", "f32", "f32", "f64", "f64", "f64"]
+    )
     neg_nan = struct.unpack("<d", struct.pack("<Q", 0xFFF8000000000001))[0]
     assert pf.format([0.1, 1e300, math.nan, neg_nan, -math.inf, 0.1, 5e-324]) == (
         b"0.1000000000 1e+300 nan nan -inf 0.10000000000000001 0x0.0000000000001p-1022"
