@@ -47,7 +47,15 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xgpu.diagnostics import op_name
-from xgpu.runtime.memref import DYNAMIC, MemRef, RuntimeFailure, numpy_dtype
+from xgpu.runtime.memref import (
+    DYNAMIC,
+    MemRef,
+    RuntimeFailure,
+    allocation_label,
+    checked_view,
+    numpy_dtype,
+    subview_bounds_message,
+)
 from xgpu.runtime.runner_utils import RUNNER_FUNCTIONS
 
 
@@ -555,8 +563,9 @@ def _h_memref_alloc(c: HostCompiler, op: Operation) -> None:
 
 
 def _name_storage(c: HostCompiler, op: Operation | None, value: SSAValue) -> None:
-    """For the simulator's reports: the allocation's name (`%A`) and shape."""
-    if not getattr(c.hooks, "pass_ops", False):
+    """For the simulator's reports (and those of OpenCL's bounds checks): the
+    allocation's name (`%A`) and shape."""
+    if not getattr(c.hooks, "name_storages", getattr(c.hooks, "pass_ops", False)):
         return
     hint = value.name_hint
     name = f"%{hint}" if hint else f"the memref of {op.name if op is not None else 'an argument'}"
@@ -792,6 +801,9 @@ def _h_gpu_alloc(c: HostCompiler, op: Operation) -> None:
         f"{_deps(c, op)}, {_is_async(op)}{_op_arg(c, op)})",
         op,
     )
+    if getattr(c.hooks, "name_storages", False) and not getattr(c.hooks, "pass_ops", False):
+        # OpenCL's bounds checks name the buffer as the simulator does.
+        c.w(f"{c.v(op.memref)}.storage.name = {allocation_label(op)!r}", op)
 
 
 def _h_gpu_dealloc(c: HostCompiler, op: Operation) -> None:
@@ -967,10 +979,7 @@ def subview(
     new_strides = tuple(st * s for st, s in zip(strides, m.strides))
     for d, (o, size, st) in enumerate(zip(offsets, sizes, strides)):
         if size < 0 or o < 0 or (size > 0 and o + (size - 1) * st >= m.sizes[d]):
-            raise RuntimeFailure(
-                f"memref.subview out of bounds: dimension {d} of size {m.sizes[d]}, "
-                f"offset {o}, size {size}, stride {st}"
-            )
+            raise RuntimeFailure(subview_bounds_message(d, m.sizes[d], o, size, st))
     if keep is not None:
         sizes = tuple(sizes[d] for d in keep)
         new_strides = tuple(new_strides[d] for d in keep)
@@ -978,7 +987,8 @@ def subview(
 
 
 def reinterpret(m: MemRef, offset: int, sizes: tuple[int, ...], strides: tuple[int, ...]) -> MemRef:
-    return m.view(offset, tuple(sizes), tuple(strides))
+    """`memref.reinterpret_cast`: a view that must stay inside the storage."""
+    return checked_view(m, offset, sizes, strides, "memref.reinterpret_cast")
 
 
 def reshape(m: MemRef, sizes: tuple[int, ...]) -> MemRef:

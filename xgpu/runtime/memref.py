@@ -47,6 +47,57 @@ class OpFailure(RuntimeFailure):
         self.notes: list = list(notes or [])
 
 
+# How bad views are worded, by the host, the simulator and the OpenCL
+# runtime's bounds checks alike.
+
+
+def subview_bounds_message(d: int, size_d: int, offset: int, size: int, stride: int) -> str:
+    return (
+        f"memref.subview out of bounds: dimension {d} of size {size_d}, "
+        f"offset {offset}, size {size}, stride {stride}"
+    )
+
+
+def reinterpret_bounds_message(lo: int, hi: int, n: int) -> str:
+    return f"memref.reinterpret_cast outside its buffer: elements [{lo}, {hi}) of {n}"
+
+
+def negative_size_message(what: str, d: int, size: int) -> str:
+    return f"{what} with a negative size {size} in dimension {d}"
+
+
+def view_bounds_message(n: int, dtype: Any, shift: int, size: int) -> str:
+    return (
+        f"memref.view of {n} x {np.dtype(dtype)} at byte {shift} outside (or misaligned in) "
+        f"its {size}-byte buffer"
+    )
+
+
+def checked_view(
+    m: MemRef, offset: int, sizes: tuple[int, ...], strides: tuple[int, ...], what: str
+) -> MemRef:
+    """A view of `m`'s storage (`memref.reinterpret_cast`), which must stay
+    inside the storage (an error otherwise)."""
+    for d, s in enumerate(sizes):
+        if s < 0:
+            raise RuntimeFailure(negative_size_message(what, d, s))
+    view = m.view(offset, tuple(sizes), tuple(strides))
+    lo, hi = view.span()
+    n = m.storage.nbytes // m.dtype.itemsize
+    if hi > lo and (lo < 0 or hi > n):
+        raise RuntimeFailure(reinterpret_bounds_message(lo, hi, n))
+    return view
+
+
+def allocation_label(op: Any) -> str | None:
+    """How reports name the memory `op` (a `gpu.alloc`) allocates: `%name`,
+    or `the buffer of gpu.alloc`."""
+    if op is None or not op.results:
+        return None
+    hint = op.results[0].name_hint
+    return f"%{hint}" if hint else f"the buffer of {op.name}"
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype:
     """The numpy type of one element of `element_type` in memory: the dtype of
     its `xgpu.semantics` scalar (i1 is a byte holding 0 or 1, index is int64)."""

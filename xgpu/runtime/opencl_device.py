@@ -38,6 +38,7 @@ import pyopencl as cl
 from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, row_major_strides
 from xgpu.runtime.tokens import EMPTY, Token, TokenOps, union
 from xgpu.runtime.trace import Tracer
+from xgpu.runtime.watch import Watch
 
 DEVICE_ENV = "XGPU_DEVICE"
 DEVICE_ENV_ALIAS = "XGPU_OPENCL_DEVICE"
@@ -169,6 +170,9 @@ class DeviceContext:
         self.kernels: dict[tuple[int, str], cl.Kernel] = {}
         self.description = describe(device)
         self.host_unified = bool(getattr(device, "host_unified_memory", False))
+        #: why the device cannot be used any more (a kernel that timed out
+        #: still runs on it), or None
+        self.hung: str | None = None
 
     @classmethod
     def get(cls, device: cl.Device) -> DeviceContext:
@@ -213,6 +217,10 @@ class DeviceContext:
 class QueueConfig:
     profile: bool = False
     in_order: bool | None = None  # None: $XGPU_OOO=0 selects in order
+    #: kernels bounds-checked (`xgpu.backend.opencl.guards`, `watch`)
+    checked: bool = True
+    #: seconds a blocking point may wait for the device (None: no limit)
+    timeout: float | None = None
 
 
 class GpuRuntime:
@@ -221,7 +229,13 @@ class GpuRuntime:
     def __init__(self, device: cl.Device, config: QueueConfig | None = None):
         config = config or QueueConfig()
         self.dctx = DeviceContext.get(device)
+        if self.dctx.hung is not None:
+            raise DeviceError(
+                f"{self.dctx.description} cannot run anything more in this process: "
+                f"an earlier run timed out ({self.dctx.hung}) and its kernel still runs"
+            )
         self.context = self.dctx.context
+        self.checked = config.checked
         props = 0
         in_order = config.in_order
         if in_order is None:
@@ -236,8 +250,9 @@ class GpuRuntime:
             props |= cl.command_queue_properties.PROFILING_ENABLE
         self.queue = cl.CommandQueue(self.context, properties=props)
         self.tracer: Tracer | None = Tracer() if config.profile else None
+        self.watch = Watch(self.dctx, self.queue, config.checked, config.timeout)
         self.tokens = TokenOps(
-            self.queue, self.tracer.host_wait if self.tracer is not None else None
+            self.queue, self.tracer.host_wait if self.tracer is not None else None, self.watch
         )
 
     # -- helpers ----------------------------------------------------------- #
@@ -257,7 +272,7 @@ class GpuRuntime:
         return EMPTY
 
     def finish(self) -> None:
-        self.queue.finish()
+        self.watch.finish()
 
     # -- memory ------------------------------------------------------------ #
 
