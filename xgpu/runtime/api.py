@@ -478,6 +478,13 @@ def _runtime_message(err: BaseException) -> str:
         import pyopencl as cl
 
         if isinstance(err, cl.Error):
+            code = getattr(err, "code", None)
+            if code in (
+                cl.status_code.MEM_OBJECT_ALLOCATION_FAILURE,
+                cl.status_code.OUT_OF_RESOURCES,
+                cl.status_code.OUT_OF_HOST_MEMORY,
+            ):
+                return f"the OpenCL device is out of memory (OpenCL error: {err})"
             return f"OpenCL error: {err}"
     except ImportError:  # pragma: no cover
         pass

@@ -52,6 +52,7 @@ from xgpu.runtime.memref import (
     MemRef,
     RuntimeFailure,
     allocation_label,
+    checked_cast,
     checked_view,
     numpy_dtype,
     subview_bounds_message,
@@ -626,6 +627,33 @@ def _h_alias(c: HostCompiler, op: Operation) -> None:
     c.w(f"{c.v(op.results[0])} = {c.v(op.operands[0])}", op)
 
 
+def _h_memref_cast(c: HostCompiler, op: Operation) -> None:
+    """`memref.cast`: where the result type makes a size, stride or offset
+    static, the memref must have it (checked; an alias otherwise)."""
+    from xgpu.runtime.memref import static_layout
+
+    src_t, dst_t = op.source.type, op.dest.type
+    if not isinstance(dst_t, MemRefType) or not isinstance(src_t, MemRefType):
+        _h_alias(c, op)
+        return
+    shape = tuple(None if s == DYNAMIC or s < 0 else s for s in dst_t.get_shape())
+    offset, strides = static_layout(dst_t)
+    if isinstance(dst_t.layout, builtin.NoneAttr):
+        strides = "row-major"  # type: ignore[assignment]
+    src_shape = tuple(None if s == DYNAMIC or s < 0 else s for s in src_t.get_shape())
+    src_offset, src_strides = static_layout(src_t)
+    if isinstance(src_t.layout, builtin.NoneAttr):
+        src_strides = "row-major"  # type: ignore[assignment]
+    if (shape, strides, offset) == (src_shape, src_strides, src_offset):
+        _h_alias(c, op)
+        return
+    fn = c.bind(checked_cast, "cast")
+    c.w(
+        f"{c.v(op.dest)} = {fn}({c.v(op.source)}, {shape!r}, {strides!r}, {offset!r})",
+        op,
+    )
+
+
 def _h_assume_alignment(c: HostCompiler, op: Operation) -> None:
     if op.results:
         _h_alias(c, op)
@@ -910,7 +938,7 @@ _HANDLERS: dict[str, Callable[[HostCompiler, Operation], None]] = {
     "memref.dealloc": _h_memref_dealloc,
     "memref.load": _h_memref_load,
     "memref.store": _h_memref_store,
-    "memref.cast": _h_alias,
+    "memref.cast": _h_memref_cast,
     "memref.memory_space_cast": _h_alias,
     "memref.assume_alignment": _h_assume_alignment,
     "memref.subview": _h_memref_subview,
@@ -978,7 +1006,8 @@ def subview(
         offset += o * s
     new_strides = tuple(st * s for st, s in zip(strides, m.strides))
     for d, (o, size, st) in enumerate(zip(offsets, sizes, strides)):
-        if size < 0 or o < 0 or (size > 0 and o + (size - 1) * st >= m.sizes[d]):
+        last = o + (size - 1) * st
+        if size < 0 or o < 0 or (size > 0 and not 0 <= last < m.sizes[d]):
             raise RuntimeFailure(subview_bounds_message(d, m.sizes[d], o, size, st))
     if keep is not None:
         sizes = tuple(sizes[d] for d in keep)
@@ -995,6 +1024,16 @@ def reshape(m: MemRef, sizes: tuple[int, ...]) -> MemRef:
     """`memref.expand_shape` / `collapse_shape` of a contiguous view."""
     if not m.is_contiguous():
         raise RuntimeFailure("expand_shape/collapse_shape of a non-contiguous view")
+    n = 1
+    for s in sizes:
+        if s < 0:
+            raise RuntimeFailure(f"expand_shape/collapse_shape to a negative size {s}")
+        n *= s
+    if n != m.num_elements:
+        raise RuntimeFailure(
+            f"expand_shape/collapse_shape of {m.num_elements} elements to {n} "
+            f"(sizes [{', '.join(map(str, sizes))}])"
+        )
     from xgpu.runtime.memref import row_major_strides
 
     return m.view(m.offset, tuple(sizes), row_major_strides(tuple(sizes)))
@@ -1004,4 +1043,8 @@ def memref_copy(src: MemRef, dst: MemRef) -> None:
     """`memref.copy` on the host."""
     if src.sizes != dst.sizes:
         raise RuntimeFailure(f"memref.copy between shapes {list(src.sizes)} and {list(dst.sizes)}")
+    from xgpu.runtime.memref import copy_overlap_message, overlapping
+
+    if overlapping(src, dst):
+        raise RuntimeFailure(copy_overlap_message("memref.copy"))
     dst.host_view()[...] = src.host_view()

@@ -34,6 +34,7 @@ from xgpu.backend.opencl.guards import HEADER, RECORD_BYTES, RECORD_LONGS, Buffe
 from xgpu.runtime.memref import (
     MemRef,
     OpFailure,
+    cast_mismatch_message,
     negative_size_message,
     numpy_dtype,
     reinterpret_bounds_message,
@@ -103,6 +104,10 @@ def failure(record: np.ndarray, launches: dict[int, Any]) -> OpFailure:
             message = negative_size_message("memref.reinterpret_cast", values[1], values[2])
         else:
             message = reinterpret_bounds_message(*values[1:4])
+    elif site.kind == "cast":
+        what = ("size", "stride", "offset")[values[0]]
+        d = values[1] if values[0] != 2 else None
+        message = cast_mismatch_message(what, d, values[2], values[3])
     else:  # view
         dtype = numpy_dtype(site.op.results[0].type.element_type)
         message = view_bounds_message(values[0], dtype, values[1], values[2])

@@ -1,4 +1,4 @@
-"""Launch sizes checked before a kernel runs, on both backends.
+"""Launch sizes (and allocation sizes) checked before a kernel runs.
 
 `gpu.launch_func` gives a grid and a block size and a dynamic shared memory
 size at run time; a launch the device cannot run is an error at the op,
@@ -179,3 +179,16 @@ def timeout_message(symbol: str, seconds: float) -> str:
         f"gpu.launch_func {symbol} did not finish within the timeout of {seconds:g} s "
         "(the kernel may loop forever; --timeout SECONDS sets the limit, 0 turns it off)"
     )
+
+
+def check_alloc_size(device, nbytes: int) -> None:
+    """A `gpu.alloc` larger than the device allows is an error at the op
+    (pyopencl would fail with INVALID_BUFFER_SIZE or a TypeError)."""
+    from xgpu.runtime.memref import RuntimeFailure
+
+    limit = int(device.max_mem_alloc_size)
+    if nbytes > limit:
+        raise RuntimeFailure(
+            f"gpu.alloc of {nbytes} bytes exceeds the device's limit of {limit} bytes "
+            "per allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"
+        )

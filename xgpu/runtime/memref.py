@@ -98,6 +98,60 @@ def allocation_label(op: Any) -> str | None:
     return f"%{hint}" if hint else f"the buffer of {op.name}"
 
 
+def cast_mismatch_message(what: str, d: int | None, actual: int, expected: int) -> str:
+    where = f" in dimension {d}" if d is not None else ""
+    return f"memref.cast of a memref of {what} {actual}{where} to {what} {expected}"
+
+
+def checked_cast(
+    m: MemRef,
+    shape: tuple[int | None, ...],
+    strides: tuple[int | None, ...] | str | None,
+    offset: int | None,
+) -> MemRef:
+    """`memref.cast` to a type whose static sizes, strides and offset (None
+    where dynamic; strides "row-major" for the identity layout) must be the
+    memref's (MLIR: undefined behavior otherwise; the compiled kernels would
+    trust the type)."""
+    if strides == "row-major":
+        strides = row_major_strides(tuple(m.sizes))
+    for d, (s, actual) in enumerate(zip(shape, m.sizes)):
+        if s is not None and s != actual:
+            raise RuntimeFailure(cast_mismatch_message("size", d, actual, s))
+    if strides is not None:
+        for d, (s, actual, n) in enumerate(zip(strides, m.strides, m.sizes)):  # type: ignore[arg-type]
+            if s is not None and s != actual and n > 1:
+                raise RuntimeFailure(cast_mismatch_message("stride", d, actual, s))
+    if offset is not None and offset != m.offset and m.num_elements > 0:
+        raise RuntimeFailure(cast_mismatch_message("offset", None, m.offset, offset))
+    return m
+
+
+def copy_overlap_message(what: str) -> str:
+    return f"{what} between overlapping views of the same memory (undefined behavior)"
+
+
+def overlapping(a: MemRef, b: MemRef) -> bool:
+    """Whether two views share an element."""
+    if a.storage is not b.storage or a.num_elements == 0 or b.num_elements == 0:
+        return False
+    lo_a, hi_a = a.span()
+    lo_b, hi_b = b.span()
+    if hi_a <= lo_b or hi_b <= lo_a:
+        return False
+    if a.is_contiguous() and b.is_contiguous():
+        return True
+    # Strided views with interleaved spans: compare the element positions.
+    return bool(np.intersect1d(_positions(a), _positions(b), assume_unique=False).size)
+
+
+def _positions(m: MemRef) -> np.ndarray:
+    pos = np.array([m.offset], dtype=np.int64)
+    for size, stride in zip(m.sizes, m.strides):
+        pos = np.add.outer(pos, np.arange(size, dtype=np.int64) * stride).reshape(-1)
+    return pos
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype:
     """The numpy type of one element of `element_type` in memory: the dtype of
     its `xgpu.semantics` scalar (i1 is a byte holding 0 or 1, index is int64)."""
@@ -296,6 +350,17 @@ class MemRef:
         )
 
 
+def zeros(n: int, dtype: np.dtype, what: str) -> np.ndarray:
+    """`max(n, 1)` zeroed elements of host memory (an error at the op when
+    the host has not that much)."""
+    try:
+        return np.zeros(max(n, 1), dtype=dtype)
+    except (MemoryError, ValueError):
+        raise RuntimeFailure(
+            f"{what} of {n * np.dtype(dtype).itemsize} bytes: out of host memory"
+        ) from None
+
+
 def host_alloc(dtype: np.dtype, sizes: tuple[int, ...], kind: str = "host") -> MemRef:
     """A new zero-filled row-major host memref."""
     for s in sizes:
@@ -304,7 +369,7 @@ def host_alloc(dtype: np.dtype, sizes: tuple[int, ...], kind: str = "host") -> M
     n = 1
     for s in sizes:
         n *= s
-    host = np.zeros(max(n, 1), dtype=dtype)
+    host = zeros(n, dtype, "memref.alloc")
     storage = Storage(host, None, n * dtype.itemsize, kind)
     return MemRef(storage, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
 

@@ -35,7 +35,15 @@ from typing import Any
 import numpy as np
 import pyopencl as cl
 
-from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, row_major_strides
+from xgpu.runtime.launch_limits import check_alloc_size
+from xgpu.runtime.memref import (
+    MemRef,
+    RuntimeFailure,
+    Storage,
+    copy_overlap_message,
+    overlapping,
+    row_major_strides,
+)
 from xgpu.runtime.tokens import EMPTY, Token, TokenOps, union
 from xgpu.runtime.trace import Tracer
 from xgpu.runtime.watch import Watch
@@ -232,7 +240,7 @@ class GpuRuntime:
         if self.dctx.hung is not None:
             raise DeviceError(
                 f"{self.dctx.description} cannot run anything more in this process: "
-                f"an earlier run timed out ({self.dctx.hung}) and its kernel still runs"
+                f"in an earlier run, {self.dctx.hung}, and the device still runs it"
             )
         self.context = self.dctx.context
         self.checked = config.checked
@@ -294,6 +302,7 @@ class GpuRuntime:
                 raise RuntimeFailure(f"gpu.alloc of negative size {s}")
             n *= s
         nbytes = n * dtype.itemsize
+        check_alloc_size(self.dctx.device, nbytes)
         if host_shared:
             self._check_unified("gpu.alloc host_shared")
             host = np.zeros(max(n, 1), dtype=dtype)
@@ -351,6 +360,8 @@ class GpuRuntime:
             )
         if dst.dtype.itemsize != src.dtype.itemsize:
             raise RuntimeFailure("gpu.memcpy between memrefs of different element types")
+        if overlapping(dst, src):
+            raise RuntimeFailure(copy_overlap_message("gpu.memcpy"))
         _check_live(dst, "gpu.memcpy")
         _check_live(src, "gpu.memcpy")
         n = dst.num_elements

@@ -44,9 +44,12 @@ from xgpu.runtime.memref import (
     RuntimeFailure,
     Storage,
     allocation_label,
+    copy_overlap_message,
     find_kernel,
     numpy_dtype,
+    overlapping,
     row_major_strides,
+    zeros,
 )
 from xgpu.runtime.races import RaceDetector, element_name, view_positions
 
@@ -278,7 +281,7 @@ class SimRuntime:
             if s < 0:
                 raise RuntimeFailure(f"gpu.alloc of negative size {s}")
             n *= s
-        data = np.zeros(max(n, 1), dtype=dtype)
+        data = zeros(n, dtype, "gpu.alloc")
         if host_shared:
             storage = Storage(data, data, n * dtype.itemsize, "shared")
             storage.host_proxy = _SharedHost(storage, data)
@@ -346,6 +349,8 @@ class SimRuntime:
             )
         if dst.dtype.itemsize != src.dtype.itemsize:
             raise RuntimeFailure("gpu.memcpy between memrefs of different element types")
+        if overlapping(dst, src):
+            raise RuntimeFailure(copy_overlap_message("gpu.memcpy"))
         self._track(dst)
         self._track(src)
         task = self.new_task(union(deps), "gpu.memcpy", op)

@@ -111,13 +111,14 @@ class Watch:
             site = pending[0][1]
             message = timeout_message(site.symbol, self.timeout)
             op = site.op
+            self.dctx.hung = f"gpu.launch_func {site.symbol} timed out after {self.timeout:g} s"
         else:
             message = (
                 f"the device did not finish within the timeout of {self.timeout:g} s "
                 "(--timeout SECONDS sets the limit, 0 turns it off)"
             )
             op = None
-        self.dctx.hung = message
+            self.dctx.hung = f"a command timed out after {self.timeout:g} s"
         return Timeout(op, message)
 
     # -- the error record -------------------------------------------------- #

@@ -12,8 +12,8 @@ function is guarded, and so are the ops that make new descriptors:
   own static shape cannot leave them). An access that fails is not done: a
   load yields 0, a store is skipped; the work-item goes on (every barrier is
   still reached);
-- `memref.subview`, `memref.reinterpret_cast`, `memref.view`: the simulator's
-  checks of the new descriptor against its source (a failure is recorded;
+- `memref.subview`, `memref.reinterpret_cast`, `memref.view`, `memref.cast`:
+  the simulator's checks of the new descriptor against its source (a failure is recorded;
   the accesses through the descriptor stay guarded by the extent).
 
 A failed check calls `xg_faultN(xg_rec, xg_launch, SITE, BUFFER, v1, ..., vN)`,
@@ -32,8 +32,9 @@ touched (`BufferName`: a kernel argument, a workgroup attribution, ...). The
 values are, per kind: "access" the indices then the sizes; "subview" the
 dimension, the source size, offset, size and stride; "reinterpret" 0, the
 first and last + 1 element and the extent, or 1, the dimension and its
-negative size; "view" the element count, the byte shift and the source size.
-`xgpu.runtime.guards` reads the record and reports the failure with the
+negative size; "view" the element count, the byte shift and the source size;
+"cast" 0 (size), 1 (stride) or 2 (offset), the dimension, the actual and the
+expected value. `xgpu.runtime.fault_record` reads the record and reports the failure with the
 simulator's message.
 """
 
@@ -135,7 +136,14 @@ def _fault(fe: FunctionEmitter, op: Operation, kind: str, buf: Ix, values: Seque
 
 #: ops whose emission may need the error record
 GUARDED_OPS = frozenset(
-    ["memref.load", "memref.store", "memref.subview", "memref.reinterpret_cast", "memref.view"]
+    [
+        "memref.load",
+        "memref.store",
+        "memref.subview",
+        "memref.reinterpret_cast",
+        "memref.view",
+        "memref.cast",
+    ]
 )
 
 
@@ -353,17 +361,58 @@ def subview(
     steps: Sequence[Ix],
 ) -> None:
     """Per source dimension, as the simulator: a negative size or offset, or
-    a last element `o + (size - 1) * stride` at or past the source size."""
+    a last element `o + (size - 1) * stride` outside the source size."""
     checks = []
     for d, (o, sz, st, n) in enumerate(zip(offsets, sizes, steps, src.sizes)):
         if n is None:
             continue
         last = ix_add(o, ix_mul(ix_add(sz, -1), st))
-        beyond = _and([_cmp(sz, ">", 0), _cmp(last, ">=", n)])
+        beyond = _and([_cmp(sz, ">", 0), _or([_cmp(last, ">=", n), _cmp(last, "<", 0)])])
         cond = _or([_cmp(sz, "<", 0), _cmp(o, "<", 0), beyond])
         values = [str(d), ix_text(n), ix_text(o), ix_text(sz), ix_text(st)]
         if cond != "0":
             checks.append((cond, _fault(fe, op, "subview", src.buf, values)))
+    _emit_checks(fe, op, checks)
+
+
+def cast(
+    fe: FunctionEmitter,
+    op: Operation,
+    src: Desc,
+    shape: Sequence[int | None],
+    strides: Sequence[int | None],
+    offset: int | None,
+    identity: bool,
+) -> None:
+    """`memref.cast` to static sizes, strides or offset: the descriptor must
+    have them (values: 0 size / 1 stride / 2 offset, the dimension, the
+    actual and the expected value), as the host and the simulator check."""
+    checks = []
+    expected_strides: list[Ix | None] = list(strides)
+    if identity:
+        running: Ix = 1
+        for d in reversed(range(len(shape))):
+            expected_strides[d] = running
+            size = shape[d] if shape[d] is not None else src.sizes[d]
+            running = ix_mul(running, size) if size is not None else 0
+    for d, (want, actual) in enumerate(zip(shape, src.sizes)):
+        if want is not None and actual is not None:
+            cond = _cmp(actual, "!=", want)
+            if cond != "0":
+                values = ["0", str(d), ix_text(actual), str(want)]
+                checks.append((cond, _fault(fe, op, "cast", src.buf, values)))
+    for d, (want, actual, size) in enumerate(zip(expected_strides, src.strides, src.sizes)):
+        if want is None or size is None:
+            continue
+        cond = _and([_cmp(size, ">", 1), _cmp(actual, "!=", want)])
+        if cond != "0":
+            values = ["1", str(d), ix_text(actual), ix_text(want)]
+            checks.append((cond, _fault(fe, op, "cast", src.buf, values)))
+    if offset is not None:
+        cond = _cmp(src.offset, "!=", offset)
+        if cond != "0":
+            values = ["2", "-1", ix_text(src.offset), str(offset)]
+            checks.append((cond, _fault(fe, op, "cast", src.buf, values)))
     _emit_checks(fe, op, checks)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr
 from xdsl.ir import Operation, SSAValue
 
 from xgpu.backend.opencl.types import CONSTANT, LOCAL, PRIVATE, MemRefInfo
@@ -202,6 +202,11 @@ def cast(fe: FunctionEmitter, op: Operation) -> Desc:
     sizes = [t if t is not None else s for t, s in zip(info.shape, src.sizes)]
     strides = [t if t is not None else s for t, s in zip(info.strides, src.strides)]
     offset = info.offset if info.offset is not None else src.offset
+    if fe.checked:
+        from xgpu.backend.opencl import guards
+
+        identity = isinstance(op.dest.type.layout, NoneAttr)
+        guards.cast(fe, op, src, info.shape, info.strides, info.offset, identity)
     return src.derived(offset=offset, sizes=sizes, strides=strides)
 
 

@@ -60,6 +60,7 @@ from xgpu.runtime.memref import (
     checked_view,
     numpy_dtype,
     view_bounds_message,
+    zeros,
 )
 from xgpu.semantics import gpu as gsem
 
@@ -143,7 +144,7 @@ def new_memory(
     n = 1
     for s in sizes:
         n *= s
-    data = np.zeros(max(n, 1), dtype=dtype)
+    data = zeros(n, dtype, "memory of a kernel")
     st = Storage(None, data, n * dtype.itemsize, kind)
     st.init = bytearray(max(n, 1))
     st.name = name
@@ -820,7 +821,7 @@ KERNEL_HANDLERS.update(
         "gpu.subgroup_broadcast": _h_broadcast,
         "memref.load": _h_load,
         "memref.store": _h_store,
-        "memref.cast": _h_alias,
+        "memref.cast": _HANDLERS["memref.cast"],
         "memref.memory_space_cast": _h_alias,
         "memref.assume_alignment": _h_assume_alignment,
         "memref.subview": _h_subview,
