@@ -48,6 +48,7 @@ from xgpu.backend.opencl.program import (
     Param,
     ScalarArg,
 )
+from xgpu.backend.opencl.ranges import Ranges
 from xgpu.backend.opencl.types import (
     GLOBAL,
     LOCAL,
@@ -289,6 +290,7 @@ class FunctionEmitter:
         self.func = func
         self.is_kernel = is_kernel
         self.checked = module.options.checked
+        self.ranges = Ranges(func)
         self.w = Writer()
         self.names = LocalNamer()
         self.values: dict[SSAValue, str] = {}

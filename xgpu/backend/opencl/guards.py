@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from xdsl.ir import Operation
 
 from xgpu.backend.opencl.memref import Desc, Ix, ix_add, ix_mul, ix_text
+from xgpu.backend.opencl.ranges import Range
 from xgpu.semantics import CHelper, paren
 
 if TYPE_CHECKING:
@@ -219,12 +220,16 @@ def _ulong(v: Ix) -> str:
     return f"(ulong){paren(ix_text(v))}"
 
 
-def _below(i: Ix, n: Ix | None) -> str | None:
-    """`0 <= i < n` in C (None: statically true)."""
+def _below(i: Ix, n: Ix | None, known: Range = (None, None)) -> str | None:
+    """`0 <= i < n` in C (None: statically true, also when `known`, the
+    range of `i`, decides it)."""
     if n is None:
         return None
     if isinstance(i, int) and isinstance(n, int):
         return None if 0 <= i < n else "0"
+    lo, hi = known
+    if isinstance(n, int) and lo is not None and hi is not None and 0 <= lo and hi < n:
+        return None
     return f"{_ulong(i)} < {_ulong(n)}"
 
 
@@ -256,7 +261,10 @@ def _guard(
 ) -> tuple[str | None, str, str]:
     """(condition or None when none is needed, the element's C lvalue, the
     fault call)."""
-    conds = [c for c in (_below(i, n) for i, n in zip(indices, d.sizes)) if c is not None]
+    known = [fe.ranges.of(v) for v in op.indices]
+    conds = [
+        c for c in (_below(i, n, r) for i, n, r in zip(indices, d.sizes, known)) if c is not None
+    ]
     if d.exact:
         access = d.element(indices)
     else:
