@@ -244,11 +244,11 @@ def _upos(d: Desc, indices: Sequence[Ix]) -> int | str:
         elif i == 0 or s == 0:
             continue
         elif isinstance(s, int) and s == 1:
-            terms.append(f"(ulong){paren(ix_text(i))}")
+            terms.append(_ulong(i))
         elif isinstance(i, int) and i == 1:
-            terms.append(f"(ulong){paren(ix_text(s))}")
+            terms.append(_ulong(s))
         else:
-            terms.append(f"(ulong){paren(ix_text(i))} * (ulong){paren(ix_text(s))}")
+            terms.append(f"{_ulong(i)} * {_ulong(s)}")
     if not terms:
         return const
     if const:
@@ -375,8 +375,13 @@ def subview(
         if n is None:
             continue
         last = ix_add(o, ix_mul(ix_add(sz, -1), st))
-        beyond = _and([_cmp(sz, ">", 0), _or([_cmp(last, ">=", n), _cmp(last, "<", 0)])])
-        cond = _or([_cmp(sz, "<", 0), _cmp(o, "<", 0), beyond])
+        parts = [_cmp(sz, "<", 0), _cmp(o, "<", 0)]
+        outside = [_cmp(last, ">=", n), _cmp(last, "<", 0)]
+        if isinstance(sz, int):
+            parts += outside if sz > 0 else []
+        else:
+            parts.append(_and([_cmp(sz, ">", 0), _or(outside)]))
+        cond = _or(parts)
         values = [str(d), ix_text(n), ix_text(o), ix_text(sz), ix_text(st)]
         if cond != "0":
             checks.append((cond, _fault(fe, op, "subview", src.buf, values)))
