@@ -426,6 +426,10 @@ def test_timeout_flag_is_checked(capfd):
         main([str(ROOT / "examples" / "forum_run.mlir"), "--timeout", "-1"])
     assert info.value.code == 2
     assert "--timeout must be a number of seconds" in capfd.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main([str(ROOT / "examples" / "forum_run.mlir"), "--unchecked", "--backend", "sim"])
+    assert info.value.code == 2
+    assert "--unchecked needs --backend opencl" in capfd.readouterr().err
 
 
 def test_simulator_timeout_between_work_items_outside_the_main_thread():
