@@ -17,21 +17,25 @@ idiomatic hand-written OpenCL C for the same algorithm and work-group size:
 - reduce_tree: the same `__local` tree on both sides (`reduce_tree.mlir`, a
   workgroup attribution, `scf.for` and `gpu.barrier` / `reduce.cl`).
 
-Both sides are built in this process for the selected device (`--device`,
+Three sides are built in this process for the selected device (`--device`,
 else `$XGPU_DEVICE` / `$XGPU_OPENCL_DEVICE`, chosen as xgpu-run chooses, see
-`xgpu.runtime.opencl_device`): the generated program with
-`compile_gpu_module(..., **emit_options(device))`, both with the emitter's
-build options. Both results are checked against numpy first; a wrong result
-stops the bench (exit status 2). Then, on one in-order profiling queue, each
-side is warmed up twice and run --runs times, the two sides alternating
-(and alternating which goes first) so that both see the same machine load.
-The time of a run is the kernel event's profiling `end - start`.
+`xgpu.runtime.opencl_device`): the generated program without bounds checks
+(`compile_gpu_module(..., checked=False, **emit_options(device))`, what
+`xgpu-run --unchecked` runs), the generated program with them (`checked=True`,
+what `xgpu-run` runs by default; its error record must stay clean), and the
+hand-written one, all with the emitter's build options. Every result is
+checked against numpy first; a wrong result stops the bench (exit status 2).
+Then, on one in-order profiling queue, each side is warmed up twice and run
+--runs times, the sides taking turns (and rotating which goes first) so that
+all see the same machine load. The time of a run is the kernel event's
+profiling `end - start`.
 
-Printed per case: best and median ms of each side, the ratio generated /
-hand-written of the best times (the figure judged: noise from other
-processes only ever adds time) and of the medians, and whether the best
-ratio meets the OpenCL backend issue's target, at most 1.10x. `--check`
-exits 1 when one does not.
+Printed per case: best and median ms of each side, the ratio unchecked
+generated / hand-written of the best times (the figure judged: noise from
+other processes only ever adds time) and of the medians, whether the best
+ratio meets the OpenCL backend issue's target, at most 1.10x (`--check`
+exits 1 when one does not), then the checked side's best ratio against the
+hand-written and against the unchecked side (the cost of the bounds checks).
 
 `check_case(env, name, small=True)` runs the correctness part only
 (tests/unit/test_bench_kernels.py, on small sizes).
@@ -225,6 +229,8 @@ class Side:
     """One built kernel (generated or hand-written) with buffers of its own."""
 
     def __init__(self, env: Env, kernel: Any, launch: Launch, abi: Any = None):
+        from xgpu.backend.opencl.guards import RECORD_LONGS
+
         cl = env.cl
         self.env, self.kernel, self.launch = env, kernel, launch
         mf = cl.mem_flags
@@ -233,9 +239,16 @@ class Side:
             for k, v in launch.arrays.items()
         }
         self.gsize = tuple(g * b for g, b in zip(launch.grid, launch.block, strict=True))
+        #: the error record of a checked kernel (None otherwise)
+        self.record = None
+        if abi is not None and any(p.kind == "record" for p in abi.params):
+            zeros = np.zeros(RECORD_LONGS, np.int64)
+            self.record = cl.Buffer(env.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=zeros)
         if abi is not None:  # generated: the arguments as the emitter's ABI says
             kernel.set_scalar_arg_dtypes(abi.scalar_arg_dtypes())
-            self.args = abi.pack_args(launch.generated_args(self.buffers), launch.block)
+            self.args = abi.pack_args(
+                launch.generated_args(self.buffers), launch.block, record=self.record
+            )
         else:
             kernel.set_scalar_arg_dtypes(launch.handwritten_dtypes)
             self.args = launch.handwritten_args(self.buffers)
@@ -255,31 +268,51 @@ class Side:
         self.env.cl.enqueue_copy(self.env.queue, out, self.buffers[self.launch.output])
         return out
 
+    def record_clean(self) -> bool:
+        if self.record is None:
+            return True
+        rec = np.empty(1, np.int64)
+        self.env.cl.enqueue_copy(self.env.queue, rec, self.record)
+        return rec[0] == 0
 
-def build_pair(env: Env, name: str, small: bool) -> tuple[Side, Side]:
-    """The generated and the hand-written Side of case `name`."""
+
+SIDES = ("generated", "checked", "hand-written")
+
+
+def _generated(env: Env, name: str, launch: Launch, checked: bool) -> Side:
     cl = env.cl
     case = CASES[name]
-    launch = case.launch(small)
-    prog = emit(name, env.options)
+    prog = emit(name, {**env.options, "checked": checked})
     abi = prog.kernels[case.mlir]
     try:
-        gen_built = cl.Program(env.ctx, prog.source).build(options=prog.build_options)
+        built = cl.Program(env.ctx, prog.source).build(options=prog.build_options)
     except cl.RuntimeError as err:
         raise WrongResult(
             f"{name}: the emitted OpenCL C does not build:\n{prog.explain_build_log(str(err))}"
         ) from None
+    return Side(env, cl.Kernel(built, abi.cl_name), launch, abi)
+
+
+def build_sides(env: Env, name: str, small: bool) -> dict[str, Side]:
+    """The Sides of case `name`, keyed as SIDES: generated (unchecked),
+    checked (generated with bounds checks) and hand-written."""
+    from xgpu.backend.opencl import BUILD_OPTIONS
+
+    cl = env.cl
+    case = CASES[name]
+    launch = case.launch(small)
+    gen = _generated(env, name, launch, checked=False)
+    checked = _generated(env, name, launch, checked=True)
     hand_src = (KERNEL_DIR / f"{case.cl}.cl").read_text()
-    hand_built = cl.Program(env.ctx, hand_src).build(options=prog.build_options)
-    gen = Side(env, cl.Kernel(gen_built, abi.cl_name), launch, abi)
+    hand_built = cl.Program(env.ctx, hand_src).build(options=BUILD_OPTIONS)
     hand = Side(env, cl.Kernel(hand_built, case.cl), launch)
-    return gen, hand
+    return {"generated": gen, "checked": checked, "hand-written": hand}
 
 
-def check_pair(name: str, gen: Side, hand: Side) -> None:
-    """Run each side once from the initial data and compare with numpy;
-    raises WrongResult."""
-    for label, side in (("generated", gen), ("hand-written", hand)):
+def check_sides(name: str, sides: dict[str, Side]) -> None:
+    """Run each side once from the initial data and compare with numpy (and
+    the checked side's record must stay clean); raises WrongResult."""
+    for label, side in sides.items():
         side.reset()
         side.run()
         launch = side.launch
@@ -289,30 +322,29 @@ def check_pair(name: str, gen: Side, hand: Side) -> None:
             )
         except AssertionError as err:
             raise WrongResult(f"{name} ({label}): wrong result against numpy:{err}") from None
+        if not side.record_clean():
+            raise WrongResult(f"{name} ({label}): a bounds check failed")
 
 
 def check_case(env: Env, name: str, small: bool = True) -> None:
-    """Build both sides of case `name` and check their results (no timing)."""
-    gen, hand = build_pair(env, name, small)
-    check_pair(name, gen, hand)
+    """Build the sides of case `name` and check their results (no timing)."""
+    check_sides(name, build_sides(env, name, small))
 
 
-def time_pair(gen: Side, hand: Side, runs: int) -> tuple[list[float], list[float]]:
-    """Kernel times (ms) of `runs` alternating runs of each side, after
-    WARMUP runs of each (the first launch compiles the work-group function)."""
+def time_sides(sides: dict[str, Side], runs: int) -> dict[str, list[float]]:
+    """Kernel times (ms) of `runs` runs of each side taking turns (the first
+    of each turn rotating), after WARMUP runs of each (the first launch
+    compiles the work-group function)."""
+    order = list(sides)
     for _ in range(WARMUP):
-        gen.run()
-        hand.run()
-    gs: list[float] = []
-    hs: list[float] = []
+        for side in sides.values():
+            side.run()
+    times: dict[str, list[float]] = {k: [] for k in order}
     for i in range(runs):
-        if i % 2 == 0:
-            gs.append(gen.run())
-            hs.append(hand.run())
-        else:
-            hs.append(hand.run())
-            gs.append(gen.run())
-    return gs, hs
+        turn = order[i % len(order) :] + order[: i % len(order)]
+        for k in turn:
+            times[k].append(sides[k].run())
+    return times
 
 
 def main() -> int:
@@ -336,33 +368,37 @@ def main() -> int:
     rows = []
     try:
         for name in names:
-            gen, hand = build_pair(env, name, small=False)
-            check_pair(name, gen, hand)
-            rows.append((name, *time_pair(gen, hand, args.runs)))
+            sides = build_sides(env, name, small=False)
+            check_sides(name, sides)
+            rows.append((name, time_sides(sides, args.runs)))
     except WrongResult as err:
         print(f"bench/kernels.py: FAILED: {err}", file=sys.stderr)
         return 2
     print(f"device: {describe(env.device)}")
     print(
-        f"kernel time (event profiling end - start), {args.runs} alternating runs per side "
+        f"kernel time (event profiling end - start), {args.runs} runs per side taking turns "
         f"after {WARMUP} warm-ups; results checked against numpy"
     )
     print(
         "| kernel | generated ms best / median | hand-written ms best / median "
-        f"| ratio (best) | ratio (median) | <= {TARGET:.2f}x |"
+        f"| ratio (best) | ratio (median) | <= {TARGET:.2f}x "
+        "| checked ms best / median | checked / hand-written | checked / generated |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    print("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
     failed = []
-    for name, gs, hs in rows:
+    for name, times in rows:
+        gs, cs, hs = times["generated"], times["checked"], times["hand-written"]
         gb, gm, hb, hm = min(gs), statistics.median(gs), min(hs), statistics.median(hs)
+        cb, cm = min(cs), statistics.median(cs)
         ratio = gb / hb
         if ratio > TARGET:
             failed.append(name)
         print(
             f"| {name} | {gb:.3f} / {gm:.3f} | {hb:.3f} / {hm:.3f} | {ratio:.2f}x "
-            f"| {gm / hm:.2f}x | {'yes' if ratio <= TARGET else 'NO'} |"
+            f"| {gm / hm:.2f}x | {'yes' if ratio <= TARGET else 'NO'} "
+            f"| {cb:.3f} / {cm:.3f} | {cb / hb:.2f}x | {cb / gb:.2f}x |"
         )
-    for name, _, _ in rows:
+    for name, _ in rows:
         print(f"  {name}: {CASES[name].note}")
     if failed:
         print(f"above {TARGET:.2f}x: {', '.join(failed)}")

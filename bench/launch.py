@@ -14,6 +14,12 @@ work-items) and an out-of-order queue:
   offset, size and stride, and n), each launch waiting for the previous one's
   event, then `event.wait()`.
 
+The xgpu side runs as xgpu-run does by default (bounds-checked kernels: the
+kernel takes its buffer's extent, the run's error record and a launch id; the
+launcher checks the launch sizes and lists the launch), and once more with
+`checked=False` (`--unchecked`); the raw side launches the same (checked)
+kernel of the same program.
+
 Reported: microseconds per launch (best of --repeat, the final wait included)
 and the ratio xgpu / raw. Target (OpenCL backend issue): at most 4x.
 `--check` exits 1 when the ratio is above the target.
@@ -64,11 +70,11 @@ module attributes {gpu.container_module} {
 """
 
 
-def xgpu_side(device: str | None):
+def xgpu_side(device: str | None, checked: bool = True):
     from xgpu.runtime.api import Runner, RunOptions, load
 
     module, sources = load(PROGRAM, "bench/launch.py")
-    runner = Runner(module, sources, RunOptions(device=device))
+    runner = Runner(module, sources, RunOptions(device=device, checked=checked))
     host = np.zeros(64, dtype=np.float32)
 
     def run(n: int) -> float:
@@ -100,8 +106,19 @@ def raw_side(runner):
     host = np.zeros(64, dtype=np.float32)
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, host.nbytes)
     # The values the emitter's ABI asks for, in order: buffer, offset, size,
-    # stride of the memref, then n.
-    values = {"buffer": buf, "offset": 0, "size": 64, "stride": 1, "scalar": 64}
+    # stride and extent of the memref, n, the error record and a launch id.
+    record = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 1024)
+    cl.enqueue_fill_buffer(queue, record, np.zeros(1, np.int64), 0, 1024).wait()
+    values = {
+        "buffer": buf,
+        "offset": 0,
+        "size": 64,
+        "stride": 1,
+        "extent": 64,
+        "scalar": 64,
+        "record": record,
+        "launch": 1,
+    }
     args = [values[p.kind] for p in abi.params]
 
     def run(n: int) -> float:
@@ -127,25 +144,30 @@ def main() -> int:
     args = ap.parse_args()
     try:
         runner, xgpu_run = xgpu_side(args.device)
+        _, unchecked_run = xgpu_side(args.device, checked=False)
         raw_run = raw_side(runner)
     except Exception as err:  # no device, no emitter: say so, do not fail `make bench`
         print(f"bench/launch.py: skipped: {type(err).__name__}: {err}")
         return 0
     n = args.launches
     xgpu_run(100)  # warm-up: first launch builds the work-group function
+    unchecked_run(100)
     raw_run(100)
-    xs, rs = [], []
+    xs, us, rs = [], [], []
     for _ in range(args.repeat):
-        # Interleaved, so that both sides see the same machine load.
+        # Interleaved, so that all sides see the same machine load.
         xs.append(xgpu_run(n))
+        us.append(unchecked_run(n))
         rs.append(raw_run(n))
     x_us = min(xs) / n * 1e6
+    u_us = min(us) / n * 1e6
     r_us = min(rs) / n * 1e6
     ratio = x_us / r_us
     device = runner.gpu_runtime().dctx.description
     print(f"device: {device}")
     print(f"chained async launches: {n}, best of {args.repeat}")
     print(f"| side | us/launch |\n| --- | ---: |\n| xgpu-run host code | {x_us:.2f} |")
+    print(f"| xgpu-run host code, --unchecked | {u_us:.2f} |")
     print(f"| raw pyopencl | {r_us:.2f} |")
     print(f"ratio xgpu / raw: {ratio:.2f}x (target <= {TARGET:g}x)")
     if args.check and ratio > TARGET:

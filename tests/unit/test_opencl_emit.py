@@ -18,6 +18,8 @@ def emit(body: str, **options):
     diag = xgpu.verify(module)
     assert diag is None, diag.message
     gpu_module = next(op for op in module.walk() if op.name == "gpu.module")
+    # The plain accesses (tests/unit/test_opencl_guards.py checks the guarded ones).
+    options.setdefault("checked", False)
     return compile_gpu_module(gpu_module, **options)
 
 
@@ -242,7 +244,7 @@ def test_reductions_and_subgroups_emulated_abi():
     )
     src = prog.source
     assert "long xg_lid = (long)(get_local_id(0) + get_local_size(0) *" in src
-    assert "__local char* xg_dsm, __local void* xg_scratch)" in src
+    assert "__local char* xg_dsm, long xg_dsm_len, __local void* xg_scratch)" in src
     assert "if (xg_lid == 0) {" in src
     assert "long v5_n = 1L;" in src and "long v4_l = xg_lid;" in src
     dsm, scratch = prog.kernels["k"].locals

@@ -329,7 +329,9 @@ module attributes {gpu.container_module} {
       memref.store %y, %p[%c1] : memref<2xf64>
       %y2 = memref.load %p[%c1] : memref<2xf64>
       memref.store %y2, %out[%i, %c1] : memref<?x3xf64>
-      %flat = memref.reinterpret_cast %out to offset: [2], sizes: [%n], strides: [3] : memref<?x3xf64> to memref<?xf64, strided<[3], offset: 2>>
+      %g = gpu.grid_dim x
+      %all = arith.muli %g, %n : index
+      %flat = memref.reinterpret_cast %out to offset: [2], sizes: [%all], strides: [3] : memref<?x3xf64> to memref<?xf64, strided<[3], offset: 2>>
       %ci = arith.index_cast %i : index to i64
       %cf = arith.sitofp %ci : i64 to f64
       memref.store %cf, %flat[%i] : memref<?xf64, strided<[3], offset: 2>>
@@ -383,13 +385,20 @@ class Env:
         return buf, offset, view.shape, tuple(s // item for s in view.strides)
 
     def run(self, name, values, grid, block, dsm=0):
+        """Run a (bounds-checked) kernel: no check may fail."""
+        from xgpu.backend.opencl.guards import RECORD_LONGS
+
         abi = self.prog.kernels[name]
         kernel = self.cl.Kernel(self.built, abi.cl_name)
         kernel.set_scalar_arg_dtypes(abi.scalar_arg_dtypes())
-        args = abi.pack_args(values, block, dsm)
+        record = np.zeros(RECORD_LONGS, np.int64)
+        rec_buf = self.buffer(record)
+        args = abi.pack_args(values, block, dsm, record=rec_buf)
         gsize = tuple(g * b for g, b in zip(grid, block))
         kernel(self.queue, gsize, tuple(block), *args)
         self.queue.finish()
+        self.cl.enqueue_copy(self.queue, record, rec_buf)
+        assert record[0] == 0, f"a bounds check failed: {record[:16]}"
 
     def read(self, mem, like: np.ndarray) -> np.ndarray:
         out = np.empty_like(like)
@@ -661,7 +670,9 @@ def test_emulated_subgroups_of_four(env):
     out = env.memref(np.zeros((block, 7), np.int32))
     kern = env.cl.Kernel(built, abi.cl_name)
     kern.set_scalar_arg_dtypes(abi.scalar_arg_dtypes())
-    kern(env.queue, (block,), (block,), *abi.pack_args([env.memref(x), out], (block, 1, 1)))
+    record = env.buffer(np.zeros(128, np.int64))
+    args = abi.pack_args([env.memref(x), out], (block, 1, 1), record=record)
+    kern(env.queue, (block,), (block,), *args)
     got = env.read(out, np.zeros((block, 7), np.int32))
     add = gsem.combiner("add", "i32").py
     for base, size in ((0, 4), (4, 4), (8, 2)):

@@ -30,9 +30,20 @@ failed (parse and verifier errors, ops the runtime does not support, OpenCL
 build failures with the generated line, runtime failures such as host access
 to device memory or `cf.assert`).
 
-Out-of-bounds accesses in kernels are not checked on OpenCL (it has no
-bounds checks: they read or corrupt other memory, or crash the driver); the
-simulator (`backend="sim"`) checks every access.
+Safety (OpenCL): launch sizes are checked against the device's limits
+before anything is enqueued (`launch_limits`); with `checked=True` (the
+default) every kernel memory access is bounds-checked: an out-of-bounds
+access is not done and the first one is reported at the next blocking point
+with the simulator's message (`fault_record`); `checked=False` runs the
+kernels without the checks. `timeout=SECONDS` (default None: no limit; the
+`xgpu-run` command line has 60 s) bounds how long a blocking point waits
+for a kernel: a kernel still running then raises a `RunError` at its launch,
+with `fatal` set. OpenCL cannot stop the kernel: it goes on running, the
+device cannot be used again in this process (later runs on it raise a
+`RunError`), and the process may not exit normally while it runs
+(`os._exit` ends it). The simulator (`backend="sim"`) checks every access
+and the same launch sizes (CUDA's limits, `launch_limits.SIM_LIMITS`), and
+ends a launch that takes longer than `timeout` with the same error.
 
 The simulator's options: `schedule` ("program-order" or "random"), `seed`,
 `detect_races` (the races found are raised as one `RunError` whose
@@ -70,7 +81,11 @@ from xgpu.runtime.runner_utils import RunnerUtils
 
 class RunError(Exception):
     """A program that cannot be run, or that failed while running. `more`:
-    further diagnostics of the same failure (the other races found)."""
+    further diagnostics of the same failure (the other races found).
+    `fatal`: the failure leaves the device busy (a kernel that timed out
+    still runs): nothing else can run on it in this process."""
+
+    fatal = False
 
     def __init__(
         self,
@@ -187,6 +202,10 @@ class RunOptions:
     #: a device with unified host memory (`xgpu.runtime.coherence`; tests that
     #: path on PoCL; also `$XGPU_HOST_COPIES=1`)
     host_copies: bool | None = None
+    #: OpenCL: bounds-checked kernel memory accesses (`--unchecked`: False)
+    checked: bool = True
+    #: seconds a blocking point may wait for a kernel (None or 0: no limit)
+    timeout: float | None = None
 
 
 class _Hooks:
@@ -199,6 +218,9 @@ class _Hooks:
         self.pass_ops = sim
         #: host accesses go through the race detector
         self.instrument = sim and runner.options.detect_races
+        #: allocations carry their names (the reports of the simulator and
+        #: of OpenCL's bounds checks)
+        self.name_storages = sim or runner.options.checked
 
     def host_access(self, m: MemRef, pos: int, write: bool, op: Operation) -> None:
         races = self.runner_.gpu_runtime().races
@@ -318,6 +340,7 @@ class Runner:
                     subgroup_size=self.options.subgroup_size or 32,
                     out=self.out,
                     record_order=self.options.verbose,
+                    timeout=self.options.timeout or None,
                 )
             except ValueError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
@@ -338,14 +361,17 @@ class Runner:
                 raise RunError(Diagnostic("error", str(err), None)) from None
             if self.options.verbose:
                 print(f"xgpu-run: device: {describe(device)}", file=sys.stderr)
-            self._gpu = GpuRuntime(
-                device,
-                QueueConfig(
-                    profile=self.options.trace is not None,
-                    in_order=self.options.in_order,
-                    host_copies=self.options.host_copies,
-                ),
+            config = QueueConfig(
+                profile=self.options.trace is not None,
+                in_order=self.options.in_order,
+                host_copies=self.options.host_copies,
+                checked=self.options.checked,
+                timeout=self.options.timeout or None,
             )
+            try:
+                self._gpu = GpuRuntime(device, config)
+            except DeviceError as err:
+                raise RunError(Diagnostic("error", str(err), None)) from None
         return self._gpu
 
     def kernel_cache(self):
@@ -404,6 +430,7 @@ class Runner:
             raise
         except Exception as err:
             failure = self._runtime_error(err)
+            failure.fatal = bool(getattr(err, "fatal", False))
             races = getattr(self._gpu, "races", None)
             if races is not None and races.races:
                 # The races found before the failure: likely its cause.
@@ -471,6 +498,13 @@ def _runtime_message(err: BaseException) -> str:
         import pyopencl as cl
 
         if isinstance(err, cl.Error):
+            code = getattr(err, "code", None)
+            if code in (
+                cl.status_code.MEM_OBJECT_ALLOCATION_FAILURE,
+                cl.status_code.OUT_OF_RESOURCES,
+                cl.status_code.OUT_OF_HOST_MEMORY,
+            ):
+                return f"the OpenCL device is out of memory (OpenCL error: {err})"
             return f"OpenCL error: {err}"
     except ImportError:  # pragma: no cover
         pass
@@ -579,6 +613,8 @@ def run(
     seed: int | None = None,
     detect_races: bool = False,
     subgroup_size: int | None = None,
+    checked: bool = True,
+    timeout: float | None = None,
 ) -> Any:
     """Run `entry` of a module (see the module docstring)."""
     if backend not in BACKENDS:
@@ -593,6 +629,8 @@ def run(
         seed=seed,
         detect_races=detect_races,
         subgroup_size=subgroup_size,
+        checked=checked,
+        timeout=timeout,
     )
     runner = Runner(module, sources, options)
     return runner.call(entry, list(args))

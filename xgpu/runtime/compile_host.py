@@ -48,7 +48,16 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xgpu.diagnostics import op_name
 from xgpu.mangle import Namer
-from xgpu.runtime.memref import DYNAMIC, MemRef, RuntimeFailure, numpy_dtype
+from xgpu.runtime.memref import (
+    DYNAMIC,
+    MemRef,
+    RuntimeFailure,
+    allocation_label,
+    checked_cast,
+    checked_view,
+    numpy_dtype,
+    subview_bounds_message,
+)
 from xgpu.runtime.runner_utils import RUNNER_FUNCTIONS
 
 
@@ -570,8 +579,9 @@ def _h_memref_alloc(c: HostCompiler, op: Operation) -> None:
 
 
 def _name_storage(c: HostCompiler, op: Operation | None, value: SSAValue) -> None:
-    """For the simulator's reports: the allocation's name (`%A`) and shape."""
-    if not getattr(c.hooks, "pass_ops", False):
+    """For the simulator's reports (and those of OpenCL's bounds checks): the
+    allocation's name (`%A`) and shape."""
+    if not getattr(c.hooks, "name_storages", getattr(c.hooks, "pass_ops", False)):
         return
     hint = value.name_hint
     name = f"%{hint}" if hint else f"the memref of {op.name if op is not None else 'an argument'}"
@@ -657,6 +667,33 @@ def _h_memref_store(c: HostCompiler, op: Operation) -> None:
 def _h_alias(c: HostCompiler, op: Operation) -> None:
     """Ops whose result is the same descriptor (casts, alignment facts)."""
     c.w(f"{c.v(op.results[0])} = {c.v(op.operands[0])}", op)
+
+
+def _h_memref_cast(c: HostCompiler, op: Operation) -> None:
+    """`memref.cast`: where the result type makes a size, stride or offset
+    static, the memref must have it (checked; an alias otherwise)."""
+    from xgpu.runtime.memref import static_layout
+
+    src_t, dst_t = op.source.type, op.dest.type
+    if not isinstance(dst_t, MemRefType) or not isinstance(src_t, MemRefType):
+        _h_alias(c, op)
+        return
+    shape = tuple(None if s == DYNAMIC or s < 0 else s for s in dst_t.get_shape())
+    offset, strides = static_layout(dst_t)
+    if isinstance(dst_t.layout, builtin.NoneAttr):
+        strides = "row-major"  # type: ignore[assignment]
+    src_shape = tuple(None if s == DYNAMIC or s < 0 else s for s in src_t.get_shape())
+    src_offset, src_strides = static_layout(src_t)
+    if isinstance(src_t.layout, builtin.NoneAttr):
+        src_strides = "row-major"  # type: ignore[assignment]
+    if (shape, strides, offset) == (src_shape, src_strides, src_offset):
+        _h_alias(c, op)
+        return
+    fn = c.bind(checked_cast, "cast")
+    c.w(
+        f"{c.v(op.dest)} = {fn}({c.v(op.source)}, {shape!r}, {strides!r}, {offset!r})",
+        op,
+    )
 
 
 def _h_assume_alignment(c: HostCompiler, op: Operation) -> None:
@@ -836,6 +873,9 @@ def _h_gpu_alloc(c: HostCompiler, op: Operation) -> None:
         f"{_deps(c, op)}, {_is_async(op)}{_op_arg(c, op)})",
         op,
     )
+    if getattr(c.hooks, "name_storages", False) and not getattr(c.hooks, "pass_ops", False):
+        # OpenCL's bounds checks name the buffer as the simulator does.
+        c.w(f"{c.v(op.memref)}.storage.name = {allocation_label(op)!r}", op)
 
 
 def _h_gpu_dealloc(c: HostCompiler, op: Operation) -> None:
@@ -942,7 +982,7 @@ _HANDLERS: dict[str, Callable[[HostCompiler, Operation], None]] = {
     "memref.dealloc": _h_memref_dealloc,
     "memref.load": _h_memref_load,
     "memref.store": _h_memref_store,
-    "memref.cast": _h_alias,
+    "memref.cast": _h_memref_cast,
     "memref.memory_space_cast": _h_alias,
     "memref.assume_alignment": _h_assume_alignment,
     "memref.subview": _h_memref_subview,
@@ -1010,11 +1050,9 @@ def subview(
         offset += o * s
     new_strides = tuple(st * s for st, s in zip(strides, m.strides))
     for d, (o, size, st) in enumerate(zip(offsets, sizes, strides)):
-        if size < 0 or o < 0 or (size > 0 and o + (size - 1) * st >= m.sizes[d]):
-            raise RuntimeFailure(
-                f"memref.subview out of bounds: dimension {d} of size {m.sizes[d]}, "
-                f"offset {o}, size {size}, stride {st}"
-            )
+        last = o + (size - 1) * st
+        if size < 0 or o < 0 or (size > 0 and not 0 <= last < m.sizes[d]):
+            raise RuntimeFailure(subview_bounds_message(d, m.sizes[d], o, size, st))
     if keep is not None:
         sizes = tuple(sizes[d] for d in keep)
         new_strides = tuple(new_strides[d] for d in keep)
@@ -1022,13 +1060,24 @@ def subview(
 
 
 def reinterpret(m: MemRef, offset: int, sizes: tuple[int, ...], strides: tuple[int, ...]) -> MemRef:
-    return m.view(offset, tuple(sizes), tuple(strides))
+    """`memref.reinterpret_cast`: a view that must stay inside the storage."""
+    return checked_view(m, offset, sizes, strides, "memref.reinterpret_cast")
 
 
 def reshape(m: MemRef, sizes: tuple[int, ...]) -> MemRef:
     """`memref.expand_shape` / `collapse_shape` of a contiguous view."""
     if not m.is_contiguous():
         raise RuntimeFailure("expand_shape/collapse_shape of a non-contiguous view")
+    n = 1
+    for s in sizes:
+        if s < 0:
+            raise RuntimeFailure(f"expand_shape/collapse_shape to a negative size {s}")
+        n *= s
+    if n != m.num_elements:
+        raise RuntimeFailure(
+            f"expand_shape/collapse_shape of {m.num_elements} elements to {n} "
+            f"(sizes [{', '.join(map(str, sizes))}])"
+        )
     from xgpu.runtime.memref import row_major_strides
 
     return m.view(m.offset, tuple(sizes), row_major_strides(tuple(sizes)))
@@ -1038,4 +1087,8 @@ def memref_copy(src: MemRef, dst: MemRef) -> None:
     """`memref.copy` on the host."""
     if src.sizes != dst.sizes:
         raise RuntimeFailure(f"memref.copy between shapes {list(src.sizes)} and {list(dst.sizes)}")
+    from xgpu.runtime.memref import copy_overlap_message, overlapping
+
+    if overlapping(src, dst):
+        raise RuntimeFailure(copy_overlap_message("memref.copy"))
     dst.host_view()[...] = src.host_view()

@@ -8,13 +8,18 @@ builds it (once per device and source per process, see
 
     def launch(deps, gx, gy, gz, bx, by, bz, shmem, *operands) -> token
 
-It sets the kernel's arguments as the kernel's ABI says (a memref operand
-passes its buffer, element offset, sizes and strides; a scalar its value, packed
-as the ABI's numpy type; `__local` buffers for workgroup attributions, dynamic
-shared memory and reduction scratch) with pyopencl's `_set_arg_multi` and
+It checks the launch's sizes against the device's limits
+(`launch_limits.check_launch`; an error at the op, before anything is
+enqueued), sets the kernel's arguments as the kernel's ABI says (a memref
+operand passes its buffer, element offset, sizes and strides, and in checked
+kernels its buffer's element count; a scalar its value, packed as the ABI's
+numpy type; `__local` buffers for workgroup attributions, dynamic shared
+memory and reduction scratch; in checked kernels the run's error record and
+the launch id) with pyopencl's `_set_arg_multi` and
 `_set_arg_buf_pack_multi`, and enqueues the kernel with
 `_cl.enqueue_nd_range_kernel` waiting for `deps`. Global size is grid x block,
-local size is block.
+local size is block. The launch is listed in the run's `watch.Watch` (its
+failures and timeouts are reported against it).
 """
 
 from __future__ import annotations
@@ -31,8 +36,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from xgpu.backend.opencl.program import KernelABI, OpenCLProgram
+from xgpu.runtime.launch_limits import Limits, check_launch, opencl_limits
 from xgpu.runtime.memref import MemRef, RuntimeFailure, find_kernel
 from xgpu.runtime.opencl_device import BuildFailure, GpuRuntime, flush_host_output
+from xgpu.runtime.watch import LaunchSite
 
 # Kernel argument slots of a launch, in OpenCL argument order.
 # ("buffer", k)            operand k's cl.Buffer
@@ -43,6 +50,10 @@ from xgpu.runtime.opencl_device import BuildFailure, GpuRuntime, flush_host_outp
 # ("local", nbytes)        a __local buffer of nbytes
 # ("block_local", f, p)    a __local buffer of f + p * (work-items per block) bytes
 # ("dynamic_local",)       the launch's dynamic shared memory (a __local buffer)
+# ("dynamic_size",)        its size in bytes (int64)
+# ("extent", k)            operand k's buffer size in elements (int64)
+# ("record",)              the run's error record (a cl.Buffer)
+# ("launch",)              the launch id (int64)
 Slot = tuple
 
 
@@ -59,6 +70,9 @@ class KernelInfo:
     #: what keeps registered host memory coherent (`xgpu.runtime.coherence`)
     memrefs: tuple[int, ...] = ()
     written: tuple[int, ...] = ()
+    program: OpenCLProgram | None = None
+    abi: KernelABI | None = None
+    limits: Limits | None = None
 
 
 class KernelBuildError(Exception):
@@ -112,7 +126,7 @@ class KernelCache:
             options = emit_options(self.gpu.dctx.device)
             if self.subgroup_size is not None and options["subgroups"] == "emulate":
                 options["subgroup_size"] = self.subgroup_size
-            ocl = compile_gpu_module(module_op, **options)
+            ocl = compile_gpu_module(module_op, checked=self.gpu.checked, **options)
         except EmitError as err:
             raise KernelBuildError(
                 err.op or module_op,
@@ -152,9 +166,24 @@ class KernelCache:
         slots = abi_slots(abi, func_op)
         prints = any(o.name == "gpu.printf" for o in func_op.walk())
         symbol = f"@{module_op.sym_name.data}::@{kname}"
+        device = self.gpu.dctx.device
+        _check_parameter_size(abi, device, func_op)
+        try:
+            wg = kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, device)
+        except cl.Error:  # pragma: no cover - every OpenCL 1.x device answers
+            wg = None
         memrefs, written = _memref_operands(abi, func_op)
         info = self.infos[key] = KernelInfo(
-            symbol, kernel, slots, len(abi.args), prints, memrefs, written
+            symbol,
+            kernel,
+            slots,
+            len(abi.args),
+            prints,
+            memrefs,
+            written,
+            ocl,
+            abi,
+            opencl_limits(device, wg),
         )
         return info
 
@@ -168,11 +197,12 @@ class KernelCache:
                 f"{info.symbol} takes {info.operand_count} operands, "
                 f"{len(launch.kernel_operands)} given"
             )
-        return make_launcher(info, self.gpu, is_async=launch.async_token is not None)
+        return make_launcher(info, self.gpu, is_async=launch.async_token is not None, op=launch)
 
 
-def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
+def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operation | None = None):
     """Generate the launcher of `info` (see the module docstring)."""
+    watch = gpu.watch
     ns: dict[str, Any] = {
         "_k": info.kernel,
         "_q": gpu.queue,
@@ -188,6 +218,11 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
         "_trace": gpu.tracer.command if gpu.tracer is not None else None,
         "_sym": info.symbol,
         "_now": time.perf_counter_ns,
+        "_bad": _bad_launch(info, op),
+        "_site": LaunchSite(op, info.symbol, info.program),
+        "_launches": watch.launches,
+        "_lid": watch.launch_id,
+        "_rec": watch.record.buffer if watch.record is not None else None,
     }
     operands = [f"a{k}" for k in range(info.operand_count)]
     lines = [
@@ -205,6 +240,10 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
     buffers: list[str] = []
     packed: list[str] = []
     seen_buf: set[int] = set()
+    body.append(f"if not ({_fast_check(info)}): _bad(gx, gy, gz, bx, by, bz, shmem)")
+    listed = watch.record is not None or watch.timeout is not None
+    if listed:
+        body.append("lid = _lid()")
     for index, slot in enumerate(info.slots):
         kind = slot[0]
         if kind == "buffer":
@@ -232,6 +271,15 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
             buffers += [str(index), name]
         elif kind == "dynamic_local":
             buffers += [str(index), "_LM(shmem if shmem > 0 else 1)"]
+        elif kind == "dynamic_size":
+            packed += [str(index), "b'l'", "shmem"]
+        elif kind == "extent":
+            k = slot[1]
+            packed += [str(index), "b'l'", f"a{k}.storage.nbytes // a{k}.dtype.itemsize"]
+        elif kind == "record":
+            buffers += [str(index), "_rec"]
+        elif kind == "launch":
+            packed += [str(index), "b'l'", "lid"]
         elif kind == "block_local":
             buffers += [str(index), f"_LM({slot[1]} + {slot[2]} * bx * by * bz)"]
         else:
@@ -253,6 +301,8 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool):
         )
     if coherence is not None and info.written:
         body.append(f"_post((e,), ({''.join(f'a{k}, ' for k in info.written)}))")
+    if listed:
+        body.append(f"_launches[lid] = (e, _site, ({''.join(a + ', ' for a in operands)}))")
     if is_async:
         body.append("return (e,)")
     else:
@@ -287,6 +337,12 @@ def abi_slots(abi: KernelABI, func_op: Operation) -> list[Slot]:
             slots.append((p.kind, p.arg, p.dim))
         elif p.kind == "scalar":
             slots.append(("scalar", p.arg, np.dtype(p.dtype)))
+        elif p.kind == "extent":
+            slots.append(("extent", p.arg))
+        elif p.kind == "dsm_size":
+            slots.append(("dynamic_size",))
+        elif p.kind in ("record", "launch"):
+            slots.append((p.kind,))
         elif p.kind == "local":
             local = p.local
             if local.kind == "dynamic_shared_memory":
@@ -310,3 +366,94 @@ def _memref_operands(abi: KernelABI, func_op: Operation) -> tuple[tuple[int, ...
     if modes is None or len(modes) != len(abi.args):
         return memrefs, memrefs
     return memrefs, tuple(k for k in memrefs if modes[k] & WRITE)
+
+
+def _local_parts(info: KernelInfo) -> tuple[int, int]:
+    """(fixed bytes, bytes per work-item) of the kernel's `__local` buffers
+    besides the dynamic shared memory."""
+    fixed = per_item = 0
+    for slot in info.slots:
+        if slot[0] == "local":
+            fixed += int(slot[1])
+        elif slot[0] == "block_local":
+            fixed += int(slot[1])
+            per_item += int(slot[2])
+    return fixed, per_item
+
+
+def _fast_check(info: KernelInfo) -> str:
+    """A Python condition that holds when the launch fits every limit
+    (`_bad_launch` says what is wrong otherwise)."""
+    lim = info.limits
+    assert lim is not None
+    bx, by, bz = lim.block_dims
+    parts = [
+        f"0 < bx <= {bx} and 0 < by <= {by} and 0 < bz <= {bz}",
+        f"bx * by * bz <= {lim.block_total}",
+        f"0 < gx and 0 < gy and 0 < gz and gx * gy * gz <= {lim.grid_total}",
+    ]
+    fixed, per_item = _local_parts(info)
+    local = f"{fixed} + shmem" + (f" + {per_item} * bx * by * bz" if per_item else "")
+    parts.append(f"0 <= shmem and {local} <= {lim.local_bytes}")
+    if lim.global_bits is not None and lim.global_bits < 64:
+        top = 2**lim.global_bits
+        parts.append(f"gx * bx < {top} and gy * by < {top} and gz * bz < {top}")
+    abi = info.abi
+    if abi is not None and abi.known_block_size is not None:
+        parts.append(f"(bx, by, bz) == {tuple(abi.known_block_size)!r}")
+    if abi is not None and abi.known_grid_size is not None:
+        parts.append(f"(gx, gy, gz) == {tuple(abi.known_grid_size)!r}")
+    return " and ".join(parts)
+
+
+def _bad_launch(info: KernelInfo, op: Operation | None):
+    def bad(gx, gy, gz, bx, by, bz, shmem) -> None:
+        assert info.limits is not None
+        fixed, per_item = _local_parts(info)
+        parts = []
+        for slot in info.slots:
+            if slot[0] == "local" and slot[1]:
+                parts.append(("workgroup attributions", int(slot[1])))
+            elif slot[0] == "block_local":
+                n = int(slot[1]) + int(slot[2]) * bx * by * bz
+                parts.append(("reduction scratch", n))
+        abi = info.abi
+        message = check_launch(
+            info.limits,
+            (gx, gy, gz),
+            (bx, by, bz),
+            shmem,
+            _merge(parts),
+            abi.known_block_size if abi is not None else None,
+            abi.known_grid_size if abi is not None else None,
+        )
+        raise RuntimeFailure(f"gpu.launch_func {info.symbol}: {message or 'invalid launch'}")
+
+    return bad
+
+
+def _merge(parts: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    merged: dict[str, int] = {}
+    for what, n in parts:
+        merged[what] = merged.get(what, 0) + n
+    return list(merged.items())
+
+
+def _check_parameter_size(abi: KernelABI, device: Any, func_op: Operation) -> None:
+    """A kernel whose arguments do not fit CL_DEVICE_MAX_PARAMETER_SIZE is
+    an error at the kernel (some drivers fail, others crash)."""
+    pointer = int(device.address_bits) // 8
+    total = 0
+    for p in abi.params:
+        if p.kind in ("buffer", "local", "record"):
+            total += pointer
+        else:
+            total += np.dtype(p.dtype).itemsize if p.dtype is not None else 8
+    limit = int(device.max_parameter_size)
+    if total > limit:
+        raise KernelBuildError(
+            func_op,
+            f"the kernel's {len(abi.params)} OpenCL arguments take {total} bytes, more than "
+            f"the device's {limit} (CL_DEVICE_MAX_PARAMETER_SIZE)",
+            [],
+        )

@@ -49,6 +49,111 @@ class OpFailure(RuntimeFailure):
         self.notes: list = list(notes or [])
 
 
+# How bad views are worded, by the host, the simulator and the OpenCL
+# runtime's bounds checks alike.
+
+
+def subview_bounds_message(d: int, size_d: int, offset: int, size: int, stride: int) -> str:
+    return (
+        f"memref.subview out of bounds: dimension {d} of size {size_d}, "
+        f"offset {offset}, size {size}, stride {stride}"
+    )
+
+
+def reinterpret_bounds_message(lo: int, hi: int, n: int) -> str:
+    return f"memref.reinterpret_cast outside its buffer: elements [{lo}, {hi}) of {n}"
+
+
+def negative_size_message(what: str, d: int, size: int) -> str:
+    return f"{what} with a negative size {size} in dimension {d}"
+
+
+def view_bounds_message(n: int, dtype: Any, shift: int, size: int) -> str:
+    return (
+        f"memref.view of {n} x {np.dtype(dtype)} at byte {shift} outside (or misaligned in) "
+        f"its {size}-byte buffer"
+    )
+
+
+def checked_view(
+    m: MemRef, offset: int, sizes: tuple[int, ...], strides: tuple[int, ...], what: str
+) -> MemRef:
+    """A view of `m`'s storage (`memref.reinterpret_cast`), which must stay
+    inside the storage (an error otherwise)."""
+    for d, s in enumerate(sizes):
+        if s < 0:
+            raise RuntimeFailure(negative_size_message(what, d, s))
+    view = m.view(offset, tuple(sizes), tuple(strides))
+    lo, hi = view.span()
+    n = m.storage.nbytes // m.dtype.itemsize
+    if hi > lo and (lo < 0 or hi > n):
+        raise RuntimeFailure(reinterpret_bounds_message(lo, hi, n))
+    return view
+
+
+def allocation_label(op: Any) -> str | None:
+    """How reports name the memory `op` (a `gpu.alloc`) allocates: `%name`,
+    or `the buffer of gpu.alloc`."""
+    if op is None or not op.results:
+        return None
+    hint = op.results[0].name_hint
+    return f"%{hint}" if hint else f"the buffer of {op.name}"
+
+
+def cast_mismatch_message(what: str, d: int | None, actual: int, expected: int) -> str:
+    where = f" in dimension {d}" if d is not None else ""
+    return f"memref.cast of a memref of {what} {actual}{where} to {what} {expected}"
+
+
+def checked_cast(
+    m: MemRef,
+    shape: tuple[int | None, ...],
+    strides: tuple[int | None, ...] | str | None,
+    offset: int | None,
+) -> MemRef:
+    """`memref.cast` to a type whose static sizes, strides and offset (None
+    where dynamic; strides "row-major" for the identity layout) must be the
+    memref's (MLIR: undefined behavior otherwise; the compiled kernels would
+    trust the type)."""
+    if strides == "row-major":
+        strides = row_major_strides(tuple(m.sizes))
+    for d, (s, actual) in enumerate(zip(shape, m.sizes)):
+        if s is not None and s != actual:
+            raise RuntimeFailure(cast_mismatch_message("size", d, actual, s))
+    if strides is not None:
+        for d, (s, actual, n) in enumerate(zip(strides, m.strides, m.sizes)):  # type: ignore[arg-type]
+            if s is not None and s != actual and n > 1:
+                raise RuntimeFailure(cast_mismatch_message("stride", d, actual, s))
+    if offset is not None and offset != m.offset and m.num_elements > 0:
+        raise RuntimeFailure(cast_mismatch_message("offset", None, m.offset, offset))
+    return m
+
+
+def copy_overlap_message(what: str) -> str:
+    return f"{what} between overlapping views of the same memory (undefined behavior)"
+
+
+def overlapping(a: MemRef, b: MemRef) -> bool:
+    """Whether two views share an element."""
+    if a.storage is not b.storage or a.num_elements == 0 or b.num_elements == 0:
+        return False
+    lo_a, hi_a = a.span()
+    lo_b, hi_b = b.span()
+    if hi_a <= lo_b or hi_b <= lo_a:
+        return False
+    if a.is_contiguous() and b.is_contiguous():
+        return True
+    # Strided views with interleaved spans: compare the element positions.
+    return bool(np.intersect1d(_positions(a), _positions(b), assume_unique=False).size)
+
+
+def _positions(m: MemRef) -> np.ndarray:
+    pos = np.array([m.offset], dtype=np.int64)
+    for size, stride in zip(m.sizes, m.strides):
+        pos = np.add.outer(pos, np.arange(size, dtype=np.int64) * stride).reshape(-1)
+    return pos
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype:
     """The numpy type of one element of `element_type` in memory: the dtype of
     its `xgpu.semantics` scalar (i1 is a byte holding 0 or 1, index is int64)."""
@@ -251,6 +356,17 @@ class MemRef:
         )
 
 
+def zeros(n: int, dtype: np.dtype, what: str) -> np.ndarray:
+    """`max(n, 1)` zeroed elements of host memory (an error at the op when
+    the host has not that much)."""
+    try:
+        return np.zeros(max(n, 1), dtype=dtype)
+    except (MemoryError, ValueError):
+        raise RuntimeFailure(
+            f"{what} of {n * np.dtype(dtype).itemsize} bytes: out of host memory"
+        ) from None
+
+
 def host_alloc(dtype: np.dtype, sizes: tuple[int, ...], kind: str = "host") -> MemRef:
     """A new zero-filled row-major host memref."""
     for s in sizes:
@@ -259,7 +375,7 @@ def host_alloc(dtype: np.dtype, sizes: tuple[int, ...], kind: str = "host") -> M
     n = 1
     for s in sizes:
         n *= s
-    host = np.zeros(max(n, 1), dtype=dtype)
+    host = zeros(n, dtype, "memref.alloc")
     storage = Storage(host, None, n * dtype.itemsize, kind)
     return MemRef(storage, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
 

@@ -36,9 +36,18 @@ import numpy as np
 import pyopencl as cl
 
 from xgpu.runtime.coherence import HostCoherence
-from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, row_major_strides
+from xgpu.runtime.launch_limits import check_alloc_size
+from xgpu.runtime.memref import (
+    MemRef,
+    RuntimeFailure,
+    Storage,
+    copy_overlap_message,
+    overlapping,
+    row_major_strides,
+)
 from xgpu.runtime.tokens import EMPTY, Token, TokenOps, union
 from xgpu.runtime.trace import Tracer
+from xgpu.runtime.watch import Watch
 
 DEVICE_ENV = "XGPU_DEVICE"
 DEVICE_ENV_ALIAS = "XGPU_OPENCL_DEVICE"
@@ -182,6 +191,9 @@ class DeviceContext:
         #: fills are done by the host once the queue is idle, and whole ones
         #: are plain buffer writes.
         self.whole_writes = "oclgrind" in device.platform.name.lower()
+        #: why the device cannot be used any more (a kernel that timed out
+        #: still runs on it), or None
+        self.hung: str | None = None
 
     @classmethod
     def get(cls, device: cl.Device) -> DeviceContext:
@@ -230,6 +242,10 @@ class QueueConfig:
     #: None where the device has no unified host memory (or $XGPU_HOST_COPIES=1),
     #: True always
     host_copies: bool | None = None
+    #: kernels bounds-checked (`xgpu.backend.opencl.guards`, `watch`)
+    checked: bool = True
+    #: seconds a blocking point may wait for the device (None: no limit)
+    timeout: float | None = None
 
 
 class GpuRuntime:
@@ -238,7 +254,13 @@ class GpuRuntime:
     def __init__(self, device: cl.Device, config: QueueConfig | None = None):
         config = config or QueueConfig()
         self.dctx = DeviceContext.get(device)
+        if self.dctx.hung is not None:
+            raise DeviceError(
+                f"{self.dctx.description} cannot run anything more in this process: "
+                f"in an earlier run, {self.dctx.hung}, and the device still runs it"
+            )
         self.context = self.dctx.context
+        self.checked = config.checked
         props = 0
         in_order = config.in_order
         if in_order is None:
@@ -253,8 +275,9 @@ class GpuRuntime:
             props |= cl.command_queue_properties.PROFILING_ENABLE
         self.queue = cl.CommandQueue(self.context, properties=props)
         self.tracer: Tracer | None = Tracer() if config.profile else None
+        self.watch = Watch(self.dctx, self.queue, config.checked, config.timeout)
         self.tokens = TokenOps(
-            self.queue, self.tracer.host_wait if self.tracer is not None else None
+            self.queue, self.tracer.host_wait if self.tracer is not None else None, self.watch
         )
         copies = config.host_copies or os.environ.get(HOST_COPIES_ENV, "") == "1"
         #: device copies of registered and shared host memory, or None (the
@@ -280,7 +303,7 @@ class GpuRuntime:
         return EMPTY
 
     def finish(self) -> None:
-        self.queue.finish()
+        self.watch.finish()
         if self.coherence is not None:
             self.coherence.finish()
 
@@ -304,6 +327,7 @@ class GpuRuntime:
                 raise RuntimeFailure(f"gpu.alloc of negative size {s}")
             n *= s
         nbytes = n * dtype.itemsize
+        check_alloc_size(self.dctx.device, nbytes)
         if host_shared:
             host = np.zeros(max(n, 1), dtype=dtype)
             if self.coherence is not None:
@@ -371,6 +395,8 @@ class GpuRuntime:
             )
         if dst.dtype.itemsize != src.dtype.itemsize:
             raise RuntimeFailure("gpu.memcpy between memrefs of different element types")
+        if overlapping(dst, src):
+            raise RuntimeFailure(copy_overlap_message("gpu.memcpy"))
         _check_live(dst, "gpu.memcpy")
         _check_live(src, "gpu.memcpy")
         n = dst.num_elements

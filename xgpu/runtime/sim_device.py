@@ -43,8 +43,13 @@ from xgpu.runtime.memref import (
     OpFailure,
     RuntimeFailure,
     Storage,
+    allocation_label,
+    copy_overlap_message,
     find_kernel,
+    numpy_dtype,
+    overlapping,
     row_major_strides,
+    zeros,
 )
 from xgpu.runtime.races import RaceDetector, element_name, view_positions
 
@@ -191,6 +196,7 @@ class SimRuntime:
         subgroup_size: int = 32,
         out: Any = None,
         record_order: bool = False,
+        timeout: float | None = None,
     ):
         import sys
 
@@ -206,6 +212,8 @@ class SimRuntime:
         self.n_tasks = 0
         self.work_items = 0
         self.launches = 0
+        #: seconds one launch may run (None: no limit)
+        self.timeout = timeout
 
     # -- tasks ------------------------------------------------------------- #
 
@@ -273,7 +281,7 @@ class SimRuntime:
             if s < 0:
                 raise RuntimeFailure(f"gpu.alloc of negative size {s}")
             n *= s
-        data = np.zeros(max(n, 1), dtype=dtype)
+        data = zeros(n, dtype, "gpu.alloc")
         if host_shared:
             storage = Storage(data, data, n * dtype.itemsize, "shared")
             storage.host_proxy = _SharedHost(storage, data)
@@ -341,6 +349,8 @@ class SimRuntime:
             )
         if dst.dtype.itemsize != src.dtype.itemsize:
             raise RuntimeFailure("gpu.memcpy between memrefs of different element types")
+        if overlapping(dst, src):
+            raise RuntimeFailure(copy_overlap_message("gpu.memcpy"))
         self._track(dst)
         self._track(src)
         task = self.new_task(union(deps), "gpu.memcpy", op)
@@ -424,11 +434,7 @@ class _SharedHost:
         self.data[pos] = value
 
 
-def _label(op: Operation | None) -> str | None:
-    if op is None or not op.results:
-        return None
-    hint = op.results[0].name_hint
-    return f"%{hint}" if hint else f"the buffer of {op.name}"
+_label = allocation_label
 
 
 def _element(m: MemRef, k: int) -> str:
@@ -475,7 +481,9 @@ class SimKernelCache:
                 f"{len(launch.kernel_operands)} given"
             )
         symbol = f"@{module_op.sym_name.data}::@{name}"
-        return make_launcher(self.gpu, prog, name, symbol, launch, launch.async_token is not None)
+        return make_launcher(
+            self.gpu, prog, name, symbol, launch, launch.async_token is not None, func_op
+        )
 
 
 class _KernelHooks:
@@ -496,12 +504,37 @@ class _KernelHooks:
             raise HostCompileError(op, str(err)) from None
 
 
+def _launch_facts(func_op: Operation) -> tuple[list[tuple[str, int]], Any, Any]:
+    """(workgroup memory parts, known_block_size, known_grid_size) of a kernel."""
+    wg_bytes = 0
+    entry = func_op.body.blocks.first
+    if entry is not None and func_op.name == "gpu.func":
+        n_inputs = len(func_op.function_type.inputs.data)
+        for value in list(entry.args)[n_inputs : n_inputs + func_op.num_workgroup_attributions]:
+            n = 1
+            for s in value.type.get_shape():
+                n *= s
+            wg_bytes += n * numpy_dtype(value.type.element_type).itemsize
+    known = []
+    for attr in (func_op.known_block_size, func_op.known_grid_size):
+        known.append(tuple(attr.get_values()) if attr is not None else None)
+    return [("workgroup attributions", wg_bytes)], known[0], known[1]
+
+
 def make_launcher(
-    gpu: SimRuntime, prog: Any, name: str, symbol: str, op: Operation, is_async: bool
+    gpu: SimRuntime,
+    prog: Any,
+    name: str,
+    symbol: str,
+    op: Operation,
+    is_async: bool,
+    func_op: Operation | None = None,
 ):
     from xgpu.backend.sim.workgroup import Launch
+    from xgpu.runtime.launch_limits import SIM_LIMITS, check_launch
 
     label = f"gpu.launch_func {symbol}"
+    facts = _launch_facts(func_op) if func_op is not None else ([], None, None)
 
     def launch(deps, gx, gy, gz, bx, by, bz, shmem, *operands):
         for k, value in enumerate(operands):
@@ -514,9 +547,9 @@ def make_launcher(
                     )
                 if gpu.races is not None:
                     gpu.races.track(st)
-        for size in (gx, gy, gz, bx, by, bz):
-            if size < 0:
-                raise RuntimeFailure(f"{label}: negative grid or block size")
+        bad = check_launch(SIM_LIMITS, (gx, gy, gz), (bx, by, bz), shmem, *facts)
+        if bad is not None:
+            raise RuntimeFailure(f"{label}: {bad}")
         task = gpu.new_task(union(deps), label, op)
         task.launch_grid = (gx, gy, gz)
         task.launch_block = (bx, by, bz)
@@ -534,6 +567,7 @@ def make_launcher(
                 gpu.subgroup_size,
                 gpu.out,
                 gpu.races,
+                gpu.timeout,
             )
             sim.run()
             gpu.work_items += sim.work_items

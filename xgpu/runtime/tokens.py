@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pyopencl as cl
 
@@ -57,11 +58,18 @@ def prune(token: Token, queue: cl.CommandQueue) -> Token:
 
 
 class TokenOps:
-    """The token operations of one run, bound to its queue and tracer."""
+    """The token operations of one run, bound to its queue and tracer, and to
+    its `watch.Watch` (deadlines and the bounds-check record) when it has one."""
 
-    def __init__(self, queue: cl.CommandQueue, on_wait: Callable[[str, int, int], None] | None):
+    def __init__(
+        self,
+        queue: cl.CommandQueue,
+        on_wait: Callable[[str, int, int], None] | None,
+        watch: Any = None,
+    ):
         self.queue = queue
         self.on_wait = on_wait
+        self.watch = watch
 
     def join(self, *tokens: Token) -> Token:
         """`gpu.wait async [tokens...]`."""
@@ -74,18 +82,23 @@ class TokenOps:
         """Block the host until the events of `token` are complete."""
         if not token:
             return
-        if self.on_wait is None:
+        watch = self.watch
+        start = time.perf_counter_ns() if self.on_wait is not None else 0
+        if watch is None:
             cl.wait_for_events(list(token))
         else:
-            start = time.perf_counter_ns()
-            cl.wait_for_events(list(token))
+            watch.wait(list(token))
+        if self.on_wait is not None:
             self.on_wait(what, start, time.perf_counter_ns())
+        if watch is not None:
+            watch.check()
 
     def wait_all(self, what: str = "gpu.wait") -> None:
         """A blocking `gpu.wait` without operands: all device work."""
-        if self.on_wait is None:
+        start = time.perf_counter_ns() if self.on_wait is not None else 0
+        if self.watch is None:
             self.queue.finish()
         else:
-            start = time.perf_counter_ns()
-            self.queue.finish()
+            self.watch.finish()
+        if self.on_wait is not None:
             self.on_wait(what, start, time.perf_counter_ns())

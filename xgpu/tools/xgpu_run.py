@@ -6,7 +6,14 @@ or on xgpu's simulator.
     xgpu-run prog.mlir --backend sim --schedule random --seed 3 --detect-races
 
 The entry function takes no arguments (as with mlir-runner); a scalar result
-is printed on a line of its own. See `xgpu.runtime.api` for what programs may
+is printed on a line of its own.
+
+Safe by default: launch sizes are checked against the device's limits, and
+kernel memory accesses are bounds-checked on OpenCL (`--unchecked` runs the
+kernels without the checks); a blocking point that waits more than
+`--timeout SECONDS` (default 60, 0: no limit) for a kernel ends the run
+with an error at the kernel's launch: the process exits at once (status 1),
+since OpenCL cannot stop a running kernel. See `xgpu.runtime.api` for what programs may
 contain, and README.md ("Running programs") for the conventions.
 """
 
@@ -15,6 +22,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+
+#: seconds a blocking point waits for a kernel before the run ends (--timeout)
+DEFAULT_TIMEOUT = 60.0
 
 
 def _arg_parser() -> argparse.ArgumentParser:
@@ -63,6 +73,20 @@ def _arg_parser() -> argparse.ArgumentParser:
         "between barriers)",
     )
     parser.add_argument(
+        "--unchecked",
+        action="store_true",
+        help="OpenCL: run kernels without bounds checks on their memory accesses (faster; "
+        "an out-of-bounds access then reads or corrupts other memory)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"end the run with an error when the host waits more than SECONDS for a kernel "
+        f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)",
+    )
+    parser.add_argument(
         "--subgroup-size",
         type=int,
         default=None,
@@ -106,6 +130,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--seed needs --schedule random")
     if args.subgroup_size is not None and args.subgroup_size < 1:
         parser.error("--subgroup-size must be positive")
+    if not args.timeout >= 0 or args.timeout == float("inf"):
+        parser.error("--timeout must be a number of seconds (0: no limit)")
+    if args.unchecked and args.backend == "sim":
+        parser.error("--unchecked needs --backend opencl (the simulator checks every access)")
     sys.exit(run_file(args))
 
 
@@ -135,6 +163,8 @@ def run_file(args: argparse.Namespace) -> int:
             seed=getattr(args, "seed", None),
             detect_races=getattr(args, "detect_races", False),
             subgroup_size=getattr(args, "subgroup_size", None),
+            checked=not getattr(args, "unchecked", False),
+            timeout=getattr(args, "timeout", DEFAULT_TIMEOUT) or None,
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)
@@ -152,6 +182,13 @@ def run_file(args: argparse.Namespace) -> int:
             print(f"xgpu-run: error: {err.diagnostic.message}", file=sys.stderr)
         else:
             print(err.format(), file=sys.stderr)
+        if err.fatal:
+            # A kernel still runs and cannot be stopped: the OpenCL driver
+            # would wait for it at exit. End the process now.
+            import os
+
+            sys.stderr.flush()
+            os._exit(1)
         return 1
     except KeyboardInterrupt:
         return 1

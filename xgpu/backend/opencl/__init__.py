@@ -12,12 +12,15 @@ API (stable; the runtime builds on it):
     prog.line_location(n)  # its xgpu.diagnostics.Location
     prog.explain_build_log(log)  # compiler messages with the line and op behind each
 
-`compile_gpu_module(op, *, subgroups="emulate", subgroup_size=None, fp16=False)`:
+`compile_gpu_module(op, *, subgroups="emulate", subgroup_size=None, fp16=False,
+checked=True)`:
 `subgroups="khr"` uses cl_khr_subgroups builtins (for devices that have them;
 `device.subgroup_mode(device)` picks), "emulate" emulates subgroups through
 `__local` memory (PoCL 3.x has no subgroups); `subgroup_size` sets the emulated
 subgroup size (None: one subgroup per workgroup); `fp16=True` allows f16 values
-(the device must have cl_khr_fp16). See `reductions` for the subgroup model.
+(the device must have cl_khr_fp16); `checked=True` guards every memory
+access and records the first out-of-bounds one (`guards`; `checked=False`
+gives the plain accesses). See `reductions` for the subgroup model.
 
 KernelABI (`program.py`): `cl_name` (the OpenCL kernel name, made by xgpu:
 `xg<N>_<hint>`, see `names`); `args`, per gpu.func argument: `MemRefArg` (element
@@ -31,11 +34,15 @@ in the order workgroup attributions, dynamic shared memory (if used), scratch
 - "offset", "size" (dim d), "stride" (dim d): int64, in elements (a memref
   argument passes buffer, offset, every size, every stride, in that order),
 - "scalar": the value as `dtype`,
-- "local": a `__local` buffer of `local.nbytes(block, dsm_bytes)` bytes.
+- "local": a `__local` buffer of `local.nbytes(block, dsm_bytes)` bytes,
+- "dsm_size": the dynamic shared memory size in bytes (int64),
+- checked kernels only: "extent" (after a memref's strides: its buffer's
+  element count), "record" and "launch" (last: the error record buffer and
+  the launch id, see `guards`).
 
 `scalar_arg_dtypes()` gives the list for `pyopencl.Kernel.set_scalar_arg_dtypes`;
-`pack_args(values, block, dynamic_shared_memory)` the arguments of one launch
-(memref values as `(buffer, offset, sizes, strides)`).
+`pack_args(values, block, dynamic_shared_memory, record=None, launch=0)` the
+arguments of one launch (memref values as `(buffer, offset, sizes, strides)`).
 
 Errors: `EmitError(op, message)`: `op` could not be emitted (unsupported op,
 type or construct); `str(err)` is `FILE:LINE:COL: error: 'op' op MESSAGE`.
@@ -81,6 +88,7 @@ def compile_gpu_module(
     subgroups: str = "emulate",
     subgroup_size: int | None = None,
     fp16: bool = False,
+    checked: bool = True,
 ) -> OpenCLProgram:
     """The OpenCL C program of one `gpu.module` (raises `EmitError`)."""
     if module_op.name != "gpu.module":
@@ -89,7 +97,7 @@ def compile_gpu_module(
         raise ValueError(f"subgroups must be 'emulate' or 'khr', not {subgroups!r}")
     if subgroup_size is not None and subgroup_size < 1:
         raise ValueError("subgroup_size must be positive")
-    return emit_program(module_op, Options(subgroups, subgroup_size, fp16))
+    return emit_program(module_op, Options(subgroups, subgroup_size, fp16, checked))
 
 
 def compile_all(root: Operation, **options) -> list[OpenCLProgram]:

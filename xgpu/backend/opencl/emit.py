@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from xgpu.backend.opencl import guards
 from xgpu.backend.opencl import memref as mr
 from xgpu.backend.opencl import reductions as red
 from xgpu.backend.opencl.errors import EmitError
@@ -46,6 +47,7 @@ from xgpu.backend.opencl.program import (
     Param,
     ScalarArg,
 )
+from xgpu.backend.opencl.ranges import Ranges
 from xgpu.backend.opencl.types import (
     GLOBAL,
     LOCAL,
@@ -109,6 +111,7 @@ class Options:
     subgroups: str = "emulate"  # "emulate" | "khr"
     subgroup_size: int | None = None  # emulated subgroup size (None: the workgroup)
     fp16: bool = False  # the device has cl_khr_fp16
+    checked: bool = True  # bounds-checked memory accesses (`guards`)
 
 
 class Writer:
@@ -158,6 +161,7 @@ class ModuleEmitter:
         self.globals: dict[str, tuple[str, MemRefInfo]] = {}
         self.helpers: dict[str, CHelper] = {}
         self.extensions: set[str] = set()
+        self.guards = guards.GuardTables()
 
     def fail(self, op: Operation | None, message: str) -> None:
         raise EmitError(op, message)
@@ -179,6 +183,11 @@ class ModuleEmitter:
         for f in funcs:
             sym = f.sym_name.data
             self.functions[sym] = (self.symbols.symbol(sym), f)
+        self.recorded = (
+            guards.needs_record({s: f for s, (_, f) in self.functions.items()})
+            if self.options.checked
+            else set()
+        )
 
         globals_w = Writer()
         for g in globs:
@@ -233,6 +242,9 @@ class ModuleEmitter:
             SUBGROUP_BUILD_OPTIONS if "cl_khr_subgroups" in self.extensions else BUILD_OPTIONS,
             frozenset(self.extensions),
             out.ops,
+            self.options.checked,
+            self.guards.sites,
+            self.guards.buffers,
         )
 
     def note_types(self, *scalars: Scalar) -> None:
@@ -282,6 +294,8 @@ class FunctionEmitter:
         self.module = module
         self.func = func
         self.is_kernel = is_kernel
+        self.checked = module.options.checked
+        self.ranges = Ranges(func)
         self.w = Writer()
         self.names = LocalNamer()
         self.values: dict[SSAValue, str] = {}
@@ -459,6 +473,8 @@ class FunctionEmitter:
         args = list(entry.args)
         params: list[str] = []
         abi = KernelABI(f.sym_name.data, self.c_name) if self.is_kernel else None
+        if abi is not None:
+            abi.checked = self.checked
         for i, arg in enumerate(args[:n_inputs]):
             base = mangled("a", i, arg.name_hint)
             if isinstance(arg.type, MemRefType):
@@ -470,6 +486,8 @@ class FunctionEmitter:
                 names += [f"{base}_stride{d}" for d in range(info.rank)]
                 decls, desc = mr.param_desc(names, info)
                 params += decls
+                if self.checked:
+                    params += guards.memref_param(self, base, i, desc)
                 self.descs[arg] = desc
                 if abi is not None:
                     if info.space != GLOBAL and info.space != LOCAL:
@@ -491,6 +509,8 @@ class FunctionEmitter:
                         abi.params.append(Param("size", names[2 + d], i, d, INT64))
                     for d in range(info.rank):
                         abi.params.append(Param("stride", names[2 + info.rank + d], i, d, INT64))
+                    if self.checked:
+                        abi.params.append(Param("extent", f"{base}_len", i, dtype=INT64))
             else:
                 s = self.scalar_of(arg, f)
                 params.append(f"{s.c} {base}")
@@ -518,6 +538,11 @@ class FunctionEmitter:
             self.descs[arg] = mr.Desc(
                 name, LOCAL, info.elem, 0, list(info.shape), list(info.strides), "workgroup"
             )
+            if self.checked:
+                label = f"%{arg.name_hint}" if arg.name_hint else "workgroup memory"
+                guards.static_memory(
+                    self, self.descs[arg], "workgroup", label, _product(info.shape)
+                )
             if abi is not None:
                 n = _product(info.shape)
                 local = LocalArg("workgroup", name, k, n * info.elem.nbytes, 0, info.elem.dtype)
@@ -537,10 +562,12 @@ class FunctionEmitter:
                 self.uses_lanes = True
         if self.dsm_name is not None:
             params.append(f"__local char* {self.dsm_name}")
+            params.append(f"long {self.dsm_name}_len")
             if abi is not None:
                 local = LocalArg("dynamic_shared_memory", self.dsm_name, None)
                 abi.locals.append(local)
                 abi.params.append(Param("local", self.dsm_name, local=local))
+                abi.params.append(Param("dsm_size", f"{self.dsm_name}_len", dtype=INT64))
         if self.scratch_bytes and self.is_kernel:
             params.append(f"__local void* {red.SCRATCH}")
             if abi is not None:
@@ -565,6 +592,11 @@ class FunctionEmitter:
                 params.append(f"{s.c}* {name}")
                 self.out_params.append(name)
 
+        if f.sym_name.data in self.module.recorded:
+            params += guards.record_params()
+            if abi is not None:
+                abi.params.append(Param("record", guards.REC))
+                abi.params.append(Param("launch", guards.LAUNCH, dtype=INT64))
         param_text = ", ".join(params) if params else "void"
         if self.is_kernel:
             attr = ""
@@ -574,6 +606,9 @@ class FunctionEmitter:
                 attr = f"__attribute__((reqd_work_group_size({', '.join(map(str, sizes))}))) "
                 assert abi is not None
                 abi.known_block_size = tuple(sizes)
+            if f.known_grid_size is not None:
+                assert abi is not None
+                abi.known_grid_size = tuple(f.known_grid_size.get_values())
             self.prototype = f"{attr}__kernel void {self.c_name}({param_text})"
         else:
             self.prototype = f"{ret} {self.c_name}({param_text})"
@@ -596,6 +631,10 @@ class FunctionEmitter:
             self.descs[arg] = mr.Desc(
                 name, PRIVATE, info.elem, 0, list(info.shape), list(info.strides), "private"
             )
+            if self.checked:
+                guards.static_memory(
+                    self, self.descs[arg], "private", mr.value_label(arg), _product(info.shape)
+                )
         self.emit_region(f.body, self._on_return, entry_bound=True)
         # A trailing `return;` of a void function says nothing.
         if self.w.lines and self.w.lines[-1].strip() == "return;" and ret == "void":
@@ -819,7 +858,11 @@ def _printf(fe: FunctionEmitter, op: Operation) -> None:
 def _dsm(fe: FunctionEmitter, op: Operation) -> None:
     info = fe.memref_info(op.result_memref.type, op)
     assert fe.dsm_name is not None
-    fe.descs[op.result_memref] = mr.Desc(fe.dsm_name, LOCAL, info.elem, 0, [None], [1], "dsm")
+    size = f"{fe.dsm_name}_len"
+    desc = mr.Desc(fe.dsm_name, LOCAL, info.elem, 0, [size], [1], "dsm", extent=size)
+    if fe.checked:
+        desc.buf = fe.module.guards.buffer(guards.BufferName("dsm", None, "dynamic shared memory"))
+    fe.descs[op.result_memref] = desc
 
 
 @handles("gpu.all_reduce")
@@ -855,7 +898,10 @@ def _load(fe: FunctionEmitter, op: Operation) -> None:
     d = fe.desc(op.memref)
     fe.scalar_of(op.res, op)
     idx = [fe.index_operand(i) for i in op.indices]
-    fe.define(op.res, d.element(idx), op)
+    if fe.checked:
+        guards.load(fe, op, d, idx)
+    else:
+        fe.define(op.res, d.element(idx), op)
 
 
 @handles("memref.store")
@@ -864,7 +910,10 @@ def _store(fe: FunctionEmitter, op: Operation) -> None:
     if d.space == "__constant":
         fe.fail(op, "stores to a constant memref.global")
     idx = [fe.index_operand(i) for i in op.indices]
-    fe.line(f"{d.element(idx)} = {fe.expr(op.value)};", op)
+    if fe.checked:
+        guards.store(fe, op, d, idx, fe.expr(op.value))
+    else:
+        fe.line(f"{d.element(idx)} = {fe.expr(op.value)};", op)
 
 
 @handles("memref.subview")
@@ -915,7 +964,7 @@ def _assume_alignment(fe: FunctionEmitter, op: Operation) -> None:
 @handles("memref.extract_strided_metadata")
 def _metadata(fe: FunctionEmitter, op: Operation) -> None:
     d = fe.desc(op.source)
-    fe.descs[op.base_buffer] = mr.Desc(d.ptr, d.space, d.elem, 0, [], [], d.origin)
+    fe.descs[op.base_buffer] = d.derived(offset=0, sizes=[], strides=[])
     fe.values[op.offset] = mr.ix_text(d.offset)
     for r, s in zip(op.sizes, d.sizes):
         if s is None:
@@ -1069,11 +1118,15 @@ def _call(fe: FunctionEmitter, op: Operation) -> None:
                     "has no generic address space)",
                 )
             args += d.call_args()
+            if fe.checked:
+                args += guards.memref_call_args(d)
         else:
             args.append(fe.expr(v))
     results = list(op.results)
     outs = [fe.declare(r, op) for r in results[1:]]
     args += [f"&{o}" for o in outs]
+    if sym in fe.module.recorded:
+        args += guards.record_args()
     call = f"{c_name}({', '.join(args)})"
     if results:
         fe.define(results[0], call, op)

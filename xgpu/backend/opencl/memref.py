@@ -17,10 +17,10 @@ static value then.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr
 from xdsl.ir import Operation, SSAValue
 
 from xgpu.backend.opencl.types import CONSTANT, LOCAL, PRIVATE, MemRefInfo
@@ -75,6 +75,17 @@ class Desc:
     # Where the pointer came from, for error messages and `const`-ness.
     origin: str = "argument"
     extra: dict = field(default_factory=dict)
+    # Bounds checks (`guards`): the element count of the memory behind `ptr`
+    # (None: unknown), the buffer id of the error record, and whether the
+    # descriptor is the static shape of its own allocation (an index inside
+    # the sizes is then inside the memory).
+    extent: Ix | None = None
+    buf: Ix = 0
+    exact: bool = False
+
+    def derived(self, **changes) -> Desc:
+        """A descriptor of the same memory (extent and buffer id kept)."""
+        return replace(self, exact=False, extra={}, **changes)
 
     @property
     def rank(self) -> int:
@@ -147,14 +158,14 @@ def subview(fe: FunctionEmitter, op: Operation) -> Desc:
     # The result type may know a size or stride the operands compute.
     new_sizes = [t if t is not None else s for t, s in zip(info.shape, new_sizes)]
     new_strides = [t if t is not None else s for t, s in zip(info.strides, new_strides)]
-    return Desc(
-        src.ptr,
-        src.space,
-        src.elem,
-        fe.materialize(offset, "off"),
-        [fe.materialize(s, "size") for s in new_sizes],
-        [fe.materialize(s, "stride") for s in new_strides],
-        src.origin,
+    if fe.checked:
+        from xgpu.backend.opencl import guards
+
+        guards.subview(fe, op, src, offsets, sizes, steps)
+    return src.derived(
+        offset=fe.materialize(offset, "off"),
+        sizes=[fe.materialize(s, "size") for s in new_sizes],
+        strides=[fe.materialize(s, "stride") for s in new_strides],
     )
 
 
@@ -177,7 +188,12 @@ def reinterpret_cast(fe: FunctionEmitter, op: Operation) -> Desc:
     offsets = _mixed(fe, _static_list(op.static_offsets), op.offsets)
     sizes = _mixed(fe, _static_list(op.static_sizes), op.sizes)
     strides = _mixed(fe, _static_list(op.static_strides), op.strides)
-    return Desc(src.ptr, src.space, src.elem, offsets[0], list(sizes), list(strides), src.origin)
+    new = src.derived(offset=offsets[0], sizes=list(sizes), strides=list(strides))
+    if fe.checked:
+        from xgpu.backend.opencl import guards
+
+        guards.reinterpret(fe, op, src, new)
+    return new
 
 
 def cast(fe: FunctionEmitter, op: Operation) -> Desc:
@@ -186,7 +202,12 @@ def cast(fe: FunctionEmitter, op: Operation) -> Desc:
     sizes = [t if t is not None else s for t, s in zip(info.shape, src.sizes)]
     strides = [t if t is not None else s for t, s in zip(info.strides, src.strides)]
     offset = info.offset if info.offset is not None else src.offset
-    return Desc(src.ptr, src.space, src.elem, offset, sizes, strides, src.origin)
+    if fe.checked:
+        from xgpu.backend.opencl import guards
+
+        identity = isinstance(op.dest.type.layout, NoneAttr)
+        guards.cast(fe, op, src, info.shape, info.strides, info.offset, identity)
+    return src.derived(offset=offset, sizes=sizes, strides=strides)
 
 
 def view(fe: FunctionEmitter, op: Operation) -> Desc:
@@ -209,7 +230,12 @@ def view(fe: FunctionEmitter, op: Operation) -> Desc:
         strides.append(running)
         running = fe.materialize(ix_mul(running, s if s is not None else 0), "stride")
     strides.reverse()
-    return Desc(ptr, src.space, info.elem, 0, sizes, strides, src.origin)
+    new = src.derived(ptr=ptr, elem=info.elem, offset=0, sizes=sizes, strides=strides)
+    if fe.checked:
+        from xgpu.backend.opencl import guards
+
+        new.extent = guards.view(fe, op, src, shift, info.elem.nbytes, sizes)
+    return new
 
 
 def alloca(fe: FunctionEmitter, op: Operation) -> Desc:
@@ -226,7 +252,12 @@ def alloca(fe: FunctionEmitter, op: Operation) -> Desc:
         n *= s  # type: ignore[operator]
     name = fe.fresh_name("mem", op.memref.name_hint)
     fe.line(f"{info.elem.c} {name}[{max(n, 1)}];", op)
-    return Desc(name, PRIVATE, info.elem, 0, list(info.shape), list(info.strides), "alloca")
+    desc = Desc(name, PRIVATE, info.elem, 0, list(info.shape), list(info.strides), "alloca")
+    if fe.checked:
+        from xgpu.backend.opencl import guards
+
+        guards.static_memory(fe, desc, "private", value_label(op.memref), n)
+    return desc
 
 
 def get_global(fe: FunctionEmitter, op: Operation) -> Desc:
@@ -235,7 +266,15 @@ def get_global(fe: FunctionEmitter, op: Operation) -> Desc:
     if glob is None:
         fe.fail(op, f"unknown memref.global @{symbol}")
     c_name, info = glob
-    return Desc(c_name, CONSTANT, info.elem, 0, list(info.shape), list(info.strides), "global")
+    desc = Desc(c_name, CONSTANT, info.elem, 0, list(info.shape), list(info.strides), "global")
+    if fe.checked:
+        from xgpu.backend.opencl import guards
+
+        n = 1
+        for s in info.shape:
+            n *= s  # type: ignore[operator]
+        guards.static_memory(fe, desc, "global", f"@{symbol}", n)
+    return desc
 
 
 def dim(fe: FunctionEmitter, op: Operation) -> str:
@@ -249,6 +288,13 @@ def dim(fe: FunctionEmitter, op: Operation) -> str:
     if size is None:
         fe.fail(op, "the size of this memref is not known to the kernel")
     return ix_text(size)
+
+
+def value_label(value: SSAValue) -> str:
+    """How the simulator names the memory a value allocates: `%name`, or
+    "a buffer"."""
+    hint = value.name_hint
+    return f"%{hint}" if hint else "a buffer"
 
 
 def memref_type_rank(t) -> int:

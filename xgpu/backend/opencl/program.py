@@ -20,10 +20,14 @@ class Param:
     """One OpenCL kernel argument, in order.
 
     kind: "buffer" (the memref's cl.Buffer), "offset", "size", "stride" (int64
-    values of the memref's descriptor; `dim` says which dimension), "scalar"
-    (the argument's value as `dtype`), "local" (a `__local` buffer: `local`
-    says what and how big). `arg` is the gpu.func argument it comes from
-    (None for local buffers)."""
+    values of the memref's descriptor; `dim` says which dimension), "extent"
+    (int64: the element count of the memref's buffer, checked kernels only),
+    "scalar" (the argument's value as `dtype`), "local" (a `__local` buffer:
+    `local` says what and how big), "dsm_size" (int64: the launch's dynamic
+    shared memory size in bytes), "record" (the run's error record, a
+    cl.Buffer of `guards.RECORD_BYTES` bytes) and "launch" (int64: the launch
+    id written to the record), the last two in checked kernels only. `arg` is
+    the gpu.func argument it comes from (None for the others)."""
 
     kind: str
     name: str
@@ -110,22 +114,33 @@ class KernelABI:
     locals: list[LocalArg] = field(default_factory=list)
     params: list[Param] = field(default_factory=list)
     known_block_size: tuple[int, ...] | None = None
+    known_grid_size: tuple[int, ...] | None = None
+    #: bounds-checked accesses (`guards`): the kernel takes "extent",
+    #: "record" and "launch" parameters
+    checked: bool = False
 
     def scalar_arg_dtypes(self) -> list[np.dtype | None]:
         """For `pyopencl.Kernel.set_scalar_arg_dtypes`: None for buffers."""
-        return [p.dtype if p.kind != "buffer" and p.kind != "local" else None for p in self.params]
+        return [
+            p.dtype if p.kind not in ("buffer", "local", "record") else None for p in self.params
+        ]
 
     def pack_args(
         self,
         values: Sequence[Any],
         block: Sequence[int],
         dynamic_shared_memory: int = 0,
+        record: Any = None,
+        launch: int = 0,
     ) -> list[Any]:
         """The OpenCL arguments for `values` (one per gpu.func argument).
 
         A memref value is a tuple `(buffer, offset, sizes, strides)` (or an
         object with those attributes; `shape` works for `sizes`); a scalar is a
-        Python or numpy number. Local buffers become `pyopencl.LocalMemory`."""
+        Python or numpy number. Local buffers become `pyopencl.LocalMemory`.
+        A checked kernel needs `record`, a zero-filled cl.Buffer of
+        `guards.RECORD_BYTES` bytes (`launch`: the id it records); the extent
+        of a memref is its buffer's size in elements."""
         import pyopencl as cl
 
         if len(values) != len(self.args):
@@ -135,6 +150,17 @@ class KernelABI:
             if p.kind == "local":
                 assert p.local is not None
                 out.append(cl.LocalMemory(max(1, p.local.nbytes(block, dynamic_shared_memory))))
+                continue
+            if p.kind == "dsm_size":
+                out.append(np.int64(dynamic_shared_memory))
+                continue
+            if p.kind == "record":
+                if record is None:
+                    raise TypeError(f"{self.name} is bounds-checked: pack_args needs a `record`")
+                out.append(record)
+                continue
+            if p.kind == "launch":
+                out.append(np.int64(launch))
                 continue
             assert p.arg is not None
             v = values[p.arg]
@@ -148,6 +174,9 @@ class KernelABI:
                 out.append(np.int64(offset))
             elif p.kind == "size":
                 out.append(np.int64(sizes[p.dim]))
+            elif p.kind == "extent":
+                itemsize = self.args[p.arg].dtype.itemsize
+                out.append(np.int64(buf.size // itemsize))
             else:
                 out.append(np.int64(strides[p.dim]))
         return out
@@ -171,7 +200,9 @@ class OpenCLProgram:
 
     `source`: the program text; `kernels`: KernelABI per gpu.func symbol;
     `build_options`: the options to build it with; `extensions`: the OpenCL
-    extensions it enables."""
+    extensions it enables; `checked`: whether accesses are bounds-checked,
+    `sites` and `buffers` the guarded ops and memories the error record
+    names (`guards`)."""
 
     module_name: str
     source: str
@@ -179,6 +210,9 @@ class OpenCLProgram:
     build_options: str
     extensions: frozenset[str]
     line_ops: list[Operation | None]
+    checked: bool = False
+    sites: list[Any] = field(default_factory=list)
+    buffers: list[Any] = field(default_factory=list)
 
     def line_origin(self, line: int) -> Operation | None:
         """The op that generated `line` (1-based) of `source`, or None

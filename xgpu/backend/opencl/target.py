@@ -1,7 +1,9 @@
 """`xgpu-opt -t opencl`: print the OpenCL C of every gpu.module.
 
-`-t 'opencl{subgroups=khr subgroup_size=0 fp16=false}'` passes the options of
-`compile_gpu_module` (subgroup_size 0: one subgroup per workgroup). An op that
+`-t 'opencl{subgroups=khr subgroup_size=0 fp16=false checked=true}'` passes the
+options of `compile_gpu_module` (subgroup_size 0: one subgroup per workgroup;
+`checked=false`: memory accesses without bounds checks, as `xgpu-run
+--unchecked` runs them; the default prints what xgpu-run runs). An op that
 cannot be emitted is reported as an error diagnostic at its location (exit
 status 1) inside xgpu-opt; elsewhere `EmitError` propagates.
 """
@@ -26,6 +28,7 @@ class OpenCLTarget(Target):
     subgroups: str = "emulate"
     subgroup_size: int = 0
     fp16: bool = False
+    checked: bool = True
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         modules = [op for op in module.walk() if op.name == "gpu.module"]
@@ -36,6 +39,7 @@ class OpenCLTarget(Target):
                     subgroups=self.subgroups,
                     subgroup_size=self.subgroup_size or None,
                     fp16=self.fp16,
+                    checked=self.checked,
                 )
                 for m in modules
             ]

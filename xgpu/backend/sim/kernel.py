@@ -21,8 +21,9 @@ the same op, sending each its result. Calls of such functions are `yield from`.
 Memory: a memref value is an `xgpu.runtime.memref.MemRef`; where it is
 defined, its descriptor is unpacked into locals (`V_d` data array, `V_i` the
 per-element written flags, `V_h` the race detector's shadow, `V_o` offset,
-`V_nK` sizes, `V_sK` strides), so a load is a bounds check, one position
-computation, one written-flag test and one array read. Failures raise the
+`V_nK` sizes, `V_sK` strides, `V_e` the storage's element count), so a load
+is a bounds check, one position computation and its check against the
+storage, one written-flag test and one array read. Failures raise the
 small exceptions below; `workgroup` maps them to the op (by the generated
 line) and reads the indices from the frame's locals.
 """
@@ -50,7 +51,16 @@ from xgpu.runtime.compile_host import (
     _rank_reduction,
     _static_and_dynamic,
 )
-from xgpu.runtime.memref import DYNAMIC, MemRef, RuntimeFailure, Storage, numpy_dtype
+from xgpu.runtime.memref import (
+    DYNAMIC,
+    MemRef,
+    RuntimeFailure,
+    Storage,
+    checked_view,
+    numpy_dtype,
+    view_bounds_message,
+    zeros,
+)
 from xgpu.semantics import gpu as gsem
 from xgpu.semantics.printf import Printf, PrintfError, compile_printf
 
@@ -107,19 +117,21 @@ FREED = _FreedMemory()
 
 
 def unpack(m: MemRef) -> tuple:
-    """(data, written flags, shadow, offset, *sizes, *strides) of a kernel memref."""
+    """(data, written flags, shadow, offset, *sizes, *strides, extent) of a
+    kernel memref (extent: the storage's element count)."""
     st = m.storage
+    extent = st.nbytes // m.dtype.itemsize
     if st.released:
         # The shadow stays: the race detector sees the access (a use after
         # a free it is not ordered after) before the use fails.
-        return (FREED, FREED, st.shadow, m.offset, *m.sizes, *m.strides)
+        return (FREED, FREED, st.shadow, m.offset, *m.sizes, *m.strides, extent)
     data = st.buf if st.buf is not None else st.host
     if data is None:
         raise RuntimeFailure("a kernel uses memory the device cannot use")
     init = st.init
     if init is None:
         init = st.init = bytearray(b"\x01") * max(len(data), 1)
-    return (data, init, st.shadow, m.offset, *m.sizes, *m.strides)
+    return (data, init, st.shadow, m.offset, *m.sizes, *m.strides, extent)
 
 
 def new_memory(
@@ -132,7 +144,7 @@ def new_memory(
     n = 1
     for s in sizes:
         n *= s
-    data = np.zeros(max(n, 1), dtype=dtype)
+    data = zeros(n, dtype, "memory of a kernel")
     st = Storage(None, data, n * dtype.itemsize, kind)
     st.init = bytearray(max(n, 1))
     st.name = name
@@ -201,6 +213,7 @@ class KernelCompiler(HostCompiler):
         names = [f"{v}_d", f"{v}_i", f"{v}_h", f"{v}_o"]
         names += [f"{v}_n{d}" for d in range(rank)]
         names += [f"{v}_s{d}" for d in range(rank)]
+        names.append(f"{v}_e")
         self.ns.setdefault("_unpack", unpack)
         self.w(f"{', '.join(names)}, = _unpack({v})")
         self.unpacked[value] = v
@@ -383,6 +396,8 @@ def _memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
         c.w(f"if not ({cond}): _oob()", op)
     pos = " + ".join([f"{m}_o", *(f"{i} * {m}_s{d}" for d, i in enumerate(indices))])
     c.w(f"_p = {pos}", op)
+    # A descriptor cannot reach outside its memory (as on OpenCL).
+    c.w(f"if not 0 <= _p < {m}_e: _oob()", op)
     if c.options.detect_races:
         oid = c.bind(op, "op")
         c.ns.setdefault("_kacc", c.hooks.kernel_access)
@@ -430,14 +445,7 @@ def _h_subview(c: KernelCompiler, op: Operation) -> None:
 
 
 def _reinterpret_checked(m: MemRef, offset: int, sizes, strides) -> MemRef:
-    view = m.view(offset, tuple(sizes), tuple(strides))
-    lo, hi = view.span()
-    n = m.storage.nbytes // m.dtype.itemsize
-    if hi > lo and (lo < 0 or hi > n):
-        raise RuntimeFailure(
-            f"memref.reinterpret_cast outside its buffer: elements [{lo}, {hi}) of {n}"
-        )
-    return view
+    return checked_view(m, offset, tuple(sizes), tuple(strides), "memref.reinterpret_cast")
 
 
 def _h_reinterpret(c: KernelCompiler, op: Operation) -> None:
@@ -471,11 +479,14 @@ def _byte_view(m: MemRef, shift: int, dtype: np.dtype, sizes: tuple[int, ...]) -
         n *= s
     start = m.offset + shift
     stop = start + n * dtype.itemsize
-    if shift < 0 or stop > m.offset + m.sizes[0] or start % dtype.itemsize:
-        raise RuntimeFailure(
-            f"memref.view of {n} x {dtype} at byte {shift} outside (or misaligned in) "
-            f"its {m.sizes[0]}-byte buffer"
-        )
+    if (
+        any(s < 0 for s in sizes)
+        or shift < 0
+        or stop > m.offset + m.sizes[0]
+        or stop > st.nbytes
+        or start % dtype.itemsize
+    ):
+        raise RuntimeFailure(view_bounds_message(n, dtype, shift, m.sizes[0]))
     cache = _VIEWS.setdefault(st, {})
     key = (start, dtype.str, n)
     view_st = cache.get(key)
@@ -779,7 +790,7 @@ KERNEL_HANDLERS.update(
         "gpu.subgroup_broadcast": _h_broadcast,
         "memref.load": _h_load,
         "memref.store": _h_store,
-        "memref.cast": _h_alias,
+        "memref.cast": _HANDLERS["memref.cast"],
         "memref.memory_space_cast": _h_alias,
         "memref.assume_alignment": _h_assume_alignment,
         "memref.subview": _h_subview,

@@ -21,12 +21,22 @@ OpenCL require every work-item of the block to reach each barrier.
 Failures inside a work-item (`kernel.OutOfBounds`, `Uninitialized`, `Freed`,
 undefined behaviour, ...) become an `OpFailure` at the op that failed, naming
 the work-item, the block and the indices (read from the frame's locals).
+
+Launch sizes are checked before a launch is issued (`sim_device`,
+`xgpu.runtime.launch_limits.SIM_LIMITS`); blocks are made one at a time. With
+a timeout, a launch that runs longer is ended with an error at the
+`gpu.launch_func`: the clock is read between work-items, and in the main
+thread a `SIGALRM` timer also interrupts a work-item that loops forever
+(where the program has no `SIGALRM` handler of its own).
 """
 
 from __future__ import annotations
 
+import signal
+import threading
+import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +51,38 @@ from xgpu.backend.sim.kernel import (
 )
 from xgpu.runtime.compile_host import python_error_message
 from xgpu.runtime.memref import MemRef, OpFailure, RuntimeFailure, numpy_dtype
+
+
+class _Expired(BaseException):
+    """The launch's time is up (a BaseException: kernels' `except Exception`
+    handlers must not catch it)."""
+
+
+def _expire(signum: int, frame: Any) -> None:
+    raise _Expired
+
+
+class _Alarm:
+    """A SIGALRM timer for the length of one launch, where one can be used."""
+
+    def __init__(self, seconds: float):
+        self.old: Any = None
+        self.armed = False
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not (
+            threading.main_thread()
+        ):
+            return
+        if signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL:
+            return
+        self.old = signal.signal(signal.SIGALRM, _expire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        self.armed = True
+
+    def disarm(self) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)
+            self.armed = False
 
 
 class BlockState:
@@ -80,6 +122,37 @@ def _fmt3(ids: Sequence[int]) -> str:
     return f"({ids[0]}, {ids[1]}, {ids[2]})"
 
 
+# How failures of a work-item are worded (the OpenCL runtime's bounds checks,
+# `xgpu.runtime.fault_record`, report theirs with the same functions).
+
+
+def who_text(local_ids: Sequence[int], block_ids: Sequence[int]) -> str:
+    """`work-item (x, y, z) of block (x, y, z)`."""
+    return f"work-item {_fmt3(local_ids)} of block {_fmt3(block_ids)}"
+
+
+def element_text(label: str, indices: Sequence[Any]) -> str:
+    """An element of the memory `label` names (`%d{}` with `{}` where the
+    indices go, e.g. `%s{} (workgroup memory of block (0, 0, 0))`)."""
+    return label.format(f"[{', '.join(map(str, indices))}]")
+
+
+def out_of_bounds_message(elem: str, sizes: Sequence[Any], who: str, symbol: str) -> str:
+    return f"out-of-bounds access to {elem} (sizes [{', '.join(map(str, sizes))}]) by {who} of {symbol}"
+
+
+def failure_message(message: str, who: str, symbol: str) -> str:
+    """A `RuntimeFailure` of a work-item (a bad subview, ...)."""
+    return f"{message} ({who} of {symbol})"
+
+
+def block_label(kind: str, block_ids: Sequence[int]) -> str:
+    """What follows the name of memory private to one block."""
+    if kind == "dsm":
+        return f" (of block {_fmt3(block_ids)})"
+    return f" (workgroup memory of block {_fmt3(block_ids)})"
+
+
 class Launch:
     """One `gpu.launch_func` being simulated."""
 
@@ -96,6 +169,7 @@ class Launch:
         sg_size: int,
         out: Any,
         races: Any = None,
+        timeout: float | None = None,
     ):
         self.program = program
         self.kernel = kernel
@@ -110,11 +184,14 @@ class Launch:
         #: the race detector (None: not detecting): workgroup memory is tracked
         self.races = races
         self.work_items = 0
+        #: seconds the launch may run (None: no limit), and when it ends
+        self.timeout = timeout
+        self.deadline: float | None = None
 
     # -- errors ------------------------------------------------------------ #
 
     def who(self, lid: int, bids: Sequence[int]) -> str:
-        return f"work-item {_fmt3(unlinear(lid, self.block))} of block {_fmt3(bids)}"
+        return who_text(unlinear(lid, self.block), bids)
 
     def failure(self, err: BaseException, lid: int, bids: Sequence[int]) -> OpFailure:
         """`err`, raised by a work-item, as an error at the op that failed."""
@@ -123,20 +200,18 @@ class Launch:
         if isinstance(err, OpFailure):
             return err
         access = self.program.access_names.get(op) if op is not None else None
-        where = ""
-        sizes = ""
+        indices: list = []
+        dims: list = []
         if access is not None and frame is not None:
             m, names = access
             indices = [frame.f_locals.get(n, "?") for n in names]
-            where = f"[{', '.join(map(str, indices))}]"
             dims = [frame.f_locals.get(f"{m}_n{d}", "?") for d in range(len(names))]
-            sizes = f"[{', '.join(map(str, dims))}]"
             label = self._buffer_label(frame, m)
+            elem = element_text(label, indices)
         else:
-            label = "memory{}"
-        elem = label.format(where)
+            elem = "memory"
         if isinstance(err, OutOfBounds):
-            msg = f"out-of-bounds access to {elem} (sizes {sizes}) by {who} of {self.symbol}"
+            msg = out_of_bounds_message(elem, dims, who, self.symbol)
         elif isinstance(err, Uninitialized):
             msg = f"read of never-written memory {elem} by {who} of {self.symbol}"
         elif isinstance(err, Freed):
@@ -150,7 +225,7 @@ class Launch:
             if isinstance(err, UndefinedBehavior):
                 msg = f"undefined behavior: {err} ({who} of {self.symbol})"
             elif isinstance(err, RuntimeFailure):
-                msg = f"{err} ({who} of {self.symbol})"
+                msg = failure_message(str(err), who, self.symbol)
             elif python_error_message(err) is not None:
                 msg = f"{python_error_message(err)} ({who} of {self.symbol})"
             else:
@@ -184,6 +259,32 @@ class Launch:
     # -- running ----------------------------------------------------------- #
 
     def run(self) -> None:
+        if not self.timeout:
+            self._run()
+            return
+        self.deadline = time.monotonic() + self.timeout
+        alarm = _Alarm(self.timeout)
+        try:
+            self._run()
+        except _Expired:
+            from xgpu.runtime.launch_limits import timeout_message
+
+            raise OpFailure(self.task.op, timeout_message(self.symbol, self.timeout)) from None
+        finally:
+            alarm.disarm()
+
+    def _blocks(self) -> Iterator[tuple[int, int, int]]:
+        gx, gy, gz = self.grid
+        for bz in range(gz):
+            for by in range(gy):
+                for bx in range(gx):
+                    yield bx, by, bz
+
+    def _in_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _Expired
+
+    def _run(self) -> None:
         fn = self.program.functions[self.kernel]
         is_gen = self.kernel in self.program.generators
         nx, ny, nz = self.block
@@ -193,8 +294,7 @@ class Launch:
             return
         threads = [(tx, ty, tz) for tz in range(nz) for ty in range(ny) for tx in range(nx)]
         specs = self._workgroup_specs()
-        blocks = [(bx, by, bz) for bz in range(gz) for by in range(gy) for bx in range(gx)]
-        for blk, bids in enumerate(blocks):
+        for blk, bids in enumerate(self._blocks()):
             wg, dsm = self._block_memory(specs, bids)
             bs = BlockState(bids, dsm)
             # The parameters after the thread ids: block ids, sizes, arguments.
@@ -207,6 +307,8 @@ class Launch:
                 self._run_block(gens, bs, bids)
             else:
                 for lid, tids in enumerate(threads):
+                    if self.deadline is not None:
+                        self._in_time()
                     w = WorkItem(self.task, blk, lid, bs, self.sg_size, n, self.out)
                     try:
                         fn(w, *tids, *rest)
@@ -258,6 +360,8 @@ class Launch:
         n_done = 0
         ops = self.program.op_ids
         while True:
+            if self.deadline is not None:
+                self._in_time()
             for w in runnable:
                 try:
                     req = gens[w].send(send[w])

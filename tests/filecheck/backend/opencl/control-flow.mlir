@@ -1,5 +1,5 @@
 // scf and cf to C statements; device functions and calls.
-// RUN: xgpu-opt -t opencl %s | filecheck %s
+// RUN: xgpu-opt -t 'opencl{checked=false}' %s | filecheck %s
 
 gpu.module @cf {
   func.func @fact(%n: i64) -> i64 {

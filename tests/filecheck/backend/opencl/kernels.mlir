@@ -1,5 +1,5 @@
 // gpu.module -> OpenCL C: kernels, memref descriptors, names, pragmas.
-// RUN: xgpu-opt -t opencl %s | filecheck %s
+// RUN: xgpu-opt -t 'opencl{checked=false}' %s | filecheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -1,8 +1,8 @@
 // all_reduce and subgroup ops: emulated through __local memory (the default,
 // for devices without cl_khr_subgroups such as PoCL 3), or with the
 // cl_khr_subgroups builtins.
-// RUN: xgpu-opt -t opencl %s | filecheck %s
-// RUN: xgpu-opt -t 'opencl{subgroups=khr}' %s | filecheck %s --check-prefix=KHR
+// RUN: xgpu-opt -t 'opencl{checked=false}' %s | filecheck %s
+// RUN: xgpu-opt -t 'opencl{subgroups=khr checked=false}' %s | filecheck %s --check-prefix=KHR
 
 gpu.module @red {
   gpu.func @k(%x: f32, %o: i32, %out: memref<4xf32>) kernel {

@@ -1,0 +1,152 @@
+"""What the OpenCL runtime watches while a run goes on: the launches in
+flight, the error record of bounds-checked kernels, and how long the host
+waits for the device.
+
+- Every launch gets an id (`Watch.launch_id`), passed to a checked kernel
+  and kept with the launch's site and operands (`Watch.launches`) until a
+  blocking point finds the launch complete and the record clean: a failure
+  the record holds is reported against its launch (`fault_record`).
+- Every blocking point (a blocking `gpu.wait`, a synchronous op, the end of
+  the run) waits through `Watch.wait` / `Watch.finish`, then calls
+  `Watch.check`, which raises the recorded failure.
+- With a timeout (`xgpu-run --timeout SECONDS`, `xgpu.run(timeout=...)`) the
+  waits poll the events instead of blocking, and a wait that lasts longer
+  than the timeout raises a `Timeout` naming the launch the device is running
+  (or the oldest one not complete). OpenCL cannot stop a kernel: the device
+  stays busy, so the device's context is marked hung (`DeviceContext.hung`)
+  and no later run may use it in this process; `xgpu-run` ends the process
+  at once (`os._exit(1)`, after printing the error).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pyopencl as cl
+from xdsl.ir import Operation
+
+from xgpu.runtime.launch_limits import timeout_message
+from xgpu.runtime.memref import OpFailure
+
+_COMPLETE = cl.command_execution_status.COMPLETE
+_RUNNING = cl.command_execution_status.RUNNING
+#: table size above which a clean check drops the launches already complete
+PRUNE_AT = 256
+
+
+@dataclass(frozen=True)
+class LaunchSite:
+    """A `gpu.launch_func` op: its kernel's symbol and program."""
+
+    op: Operation
+    symbol: str
+    program: Any  # OpenCLProgram
+
+
+class Timeout(OpFailure):
+    """A blocking wait outlasted the timeout: the run cannot go on."""
+
+    fatal = True
+
+
+class Watch:
+    """The launches, record and deadline of one run (see the module docstring)."""
+
+    def __init__(self, dctx: Any, queue: cl.CommandQueue, checked: bool, timeout: float | None):
+        self.dctx = dctx
+        self.queue = queue
+        self.timeout = timeout if timeout else None
+        self.launches: dict[int, tuple[Any, LaunchSite, tuple]] = {}
+        self.launch_id = itertools.count(1).__next__
+        self.record = None
+        if checked:
+            from xgpu.runtime.fault_record import FaultRecord
+
+            self.record = FaultRecord(dctx.context, queue, dctx.host_unified)
+
+    # -- waiting ----------------------------------------------------------- #
+
+    def wait(self, events: list) -> None:
+        """Block until `events` are complete (with the deadline, if any)."""
+        if self.timeout is None:
+            cl.wait_for_events(events)
+            return
+        self.queue.flush()
+        deadline = time.monotonic() + self.timeout
+        delay = 0.0
+        for event in events:
+            while True:
+                status = event.command_execution_status
+                if status == _COMPLETE:
+                    break
+                if status < 0:  # the command failed: let pyopencl say how
+                    event.wait()
+                    break
+                if time.monotonic() > deadline:
+                    raise self._timeout()
+                time.sleep(delay)
+                delay = min(max(delay * 2, 2e-5), 2e-3)
+
+    def finish(self) -> None:
+        """All the work of the queue (the end of a run, `gpu.wait` alone)."""
+        if self.timeout is None:
+            self.queue.finish()
+        else:
+            self.wait([cl.enqueue_marker(self.queue)])
+        self.check(all_done=True)
+
+    def _timeout(self) -> Timeout:
+        pending = []
+        for entry in self.launches.values():
+            status = entry[0].command_execution_status
+            if status == _RUNNING:
+                pending.insert(0, entry)
+            elif status > _COMPLETE:
+                pending.append(entry)
+        assert self.timeout is not None
+        if pending:
+            site = pending[0][1]
+            message = timeout_message(site.symbol, self.timeout)
+            op = site.op
+            self.dctx.hung = f"gpu.launch_func {site.symbol} timed out after {self.timeout:g} s"
+        else:
+            message = (
+                f"the device did not finish within the timeout of {self.timeout:g} s "
+                "(--timeout SECONDS sets the limit, 0 turns it off)"
+            )
+            op = None
+            self.dctx.hung = f"a command timed out after {self.timeout:g} s"
+        return Timeout(op, message)
+
+    # -- the error record -------------------------------------------------- #
+
+    def check(self, all_done: bool = False) -> None:
+        """Raise the failure the record holds, if any. `all_done`: every
+        launch of the run is complete."""
+        record = self.record
+        if record is None:
+            if all_done:
+                self.launches.clear()
+            return
+        done = None
+        if not all_done and len(self.launches) > PRUNE_AT:
+            done = [k for k, e in self.launches.items() if e[0].command_execution_status == 0]
+        if not record.claimed():
+            if all_done:
+                self.launches.clear()
+            elif done:
+                for k in done:
+                    del self.launches[k]
+            return
+        if not all_done:
+            # The kernel that claimed the record may still be writing it.
+            if self.timeout is None:
+                self.queue.finish()
+            else:
+                self.wait([cl.enqueue_marker(self.queue)])
+        from xgpu.runtime.fault_record import failure
+
+        raise failure(record.read(), self.launches)
