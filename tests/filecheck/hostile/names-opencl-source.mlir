@@ -41,14 +41,14 @@ gpu.module @"k\0A#define printf(...) evil()\0A__kernel void evil(void) { __asm__
 // CHECK-NEXT: {{^$}}
 // CHECK:      __constant int xg6_lut_undef_x[2] = {1, 2};
 // CHECK:      int xg0_step(int a0_x);
-// CHECK-NEXT: int xg1_step(int a0_x);
-// CHECK:      int xg1_step(int a0_x) {
+// CHECK-NEXT: int xg1_step(int a0_x, __global long* xg_rec, long xg_launch);
+// CHECK:      int xg1_step(int a0_x, __global long* xg_rec, long xg_launch) {
 // CHECK-NEXT:   int v0_v = xg6_lut_undef_x[0];
 // CHECK:      __kernel void xg2_a_b(int a0_n) {
 // CHECK-NEXT:   int v0_r = xg0_step(a0_n);
 // CHECK-NEXT:   printf("a.b %d\012", (int)(v0_r));
-// CHECK:      __kernel void xg3_a_b(int a0_n) {
-// CHECK-NEXT:   int v0_r = xg1_step(a0_n);
+// CHECK:      __kernel void xg3_a_b(int a0_n, __global long* xg_rec, long xg_launch) {
+// CHECK-NEXT:   int v0_r = xg1_step(a0_n, xg_rec, xg_launch);
 // CHECK-NEXT:   printf("a_b %d\012", (int)(v0_r));
 // CHECK:      __kernel void xg4_main(void) {
 // CHECK:      __kernel void xg5_kkkkkkkkkkkkkkkkkkkkkkkk(void) {

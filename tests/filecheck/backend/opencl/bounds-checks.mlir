@@ -38,13 +38,13 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: }
 
 // A device function gets each memref's extent and buffer id, and the record.
-// CHECK:      void xg_m__put(__global float* a0_m, long a0_m_off, long a0_m_size0, long a0_m_stride0, long a0_m_len, long a0_m_buf, long a1_i, float a2_v, __global long* xg_rec, long xg_launch) {
+// CHECK:      void xg0_put(__global float* a0_m, long a0_m_off, long a0_m_size0, long a0_m_stride0, long a0_m_len, long a0_m_buf, long a1_i, float a2_v, __global long* xg_rec, long xg_launch) {
 // CHECK-NEXT:   ulong v0_pos = (ulong)a0_m_off + (ulong)a1_i;
 // CHECK-NEXT:   if ((ulong)a1_i < (ulong)a0_m_size0 && v0_pos < (ulong)a0_m_len) a0_m[v0_pos] = a2_v;
 // CHECK-NEXT:   else xg_fault2(xg_rec, xg_launch, 0, a0_m_buf, a1_i, a0_m_size0);
 // CHECK-NEXT: }
 
-// CHECK:      __kernel void xg_m__k(__global float* a0_x, long a0_x_off, long a0_x_size0, long a0_x_stride0, long a0_x_len, __global float* a1_y, long a1_y_off, long a1_y_size0, long a1_y_size1, long a1_y_stride0, long a1_y_stride1, long a1_y_len, __local float (*xg_wg0_arr)[16], __global long* xg_rec, long xg_launch) {
+// CHECK:      __kernel void xg1_k(__global float* a0_x, long a0_x_off, long a0_x_size0, long a0_x_stride0, long a0_x_len, __global float* a1_y, long a1_y_off, long a1_y_size0, long a1_y_size1, long a1_y_stride0, long a1_y_stride1, long a1_y_len, __local float (*xg_wg0_arr)[16], __global long* xg_rec, long xg_launch) {
 // CHECK:        ulong v2_pos = (ulong)a0_x_off + (ulong)v1_i;
 // CHECK-NEXT:   float v3_v = 0;
 // CHECK-NEXT:   if ((ulong)v1_i < (ulong)a0_x_size0 && v2_pos < (ulong)a0_x_len) v3_v = a0_x[v2_pos];
@@ -57,11 +57,11 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:   else xg_fault4(xg_rec, xg_launch, 2, 1, v1_i, 3, 8, 4);
 // The subview's rows, as the simulator checks them.
 // CHECK-NEXT:   if (v1_i < 0 || v1_i >= 8) xg_fault5(xg_rec, xg_launch, 3, 1, 0, 8, v1_i, 1, 1);
-// CHECK:        xg_m__put(a0_x, a0_x_off, a0_x_size0, 1, a0_x_len, 0, v1_i, v{{[0-9]+}}_w, xg_rec, xg_launch);
+// CHECK:        xg0_put(a0_x, a0_x_off, a0_x_size0, 1, a0_x_len, 0, v1_i, v{{[0-9]+}}_w, xg_rec, xg_launch);
 
 // PLAIN-NOT:  xg_fault
 // PLAIN-NOT:  _len
-// PLAIN:      void xg_m__put(__global float* a0_m, long a0_m_off, long a0_m_size0, long a0_m_stride0, long a1_i, float a2_v) {
+// PLAIN:      void xg0_put(__global float* a0_m, long a0_m_off, long a0_m_size0, long a0_m_stride0, long a1_i, float a2_v) {
 // PLAIN-NEXT:   a0_m[a0_m_off + a1_i] = a2_v;
 // PLAIN:        float v2_v = a0_x[a0_x_off + v1_i];
 // PLAIN-NEXT:   xg_wg0[v0_t] = v2_v;
