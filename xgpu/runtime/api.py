@@ -39,6 +39,13 @@ The simulator's options: `schedule` ("program-order" or "random"), `seed`,
 `diagnostics` has one error per race, each with a note at the other access),
 `subgroup_size` (default 32 on the simulator; on OpenCL, the size of emulated
 subgroups, default one per workgroup).
+
+`reduction` ("fold" or "tree", default `$XGPU_REDUCTION`, else "fold" on the
+simulator and on CPU devices, "tree" on other OpenCL devices): how
+`gpu.all_reduce` and `gpu.subgroup_reduce` combine their values (see
+`xgpu.backend.opencl.reductions`): on OpenCL the algorithm of the generated
+code, on the simulator the order it reproduces (float sums then agree bit for
+bit with a device that reduces in that order).
 """
 
 from __future__ import annotations
@@ -183,6 +190,8 @@ class RunOptions:
     #: subgroup size (simulator: default 32; OpenCL: emulated subgroups of
     #: this size, default one subgroup per workgroup)
     subgroup_size: int | None = None
+    #: "fold" or "tree" (None: $XGPU_REDUCTION, else by device; see the docstring)
+    reduction: str | None = None
 
 
 class _Hooks:
@@ -307,6 +316,7 @@ class Runner:
                     subgroup_size=self.options.subgroup_size or 32,
                     out=self.out,
                     record_order=self.options.verbose,
+                    reduction=self.reduction() or "fold",
                 )
             except ValueError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
@@ -342,9 +352,24 @@ class Runner:
             from xgpu.runtime.kernels import KernelCache
 
             self._kernels = KernelCache(
-                self.module, self.gpu_runtime(), subgroup_size=self.options.subgroup_size
+                self.module,
+                self.gpu_runtime(),
+                subgroup_size=self.options.subgroup_size,
+                reduction=self.reduction(),
             )
         return self._kernels
+
+    def reduction(self) -> str | None:
+        """The forced reduction order (`RunOptions.reduction`, else
+        `$XGPU_REDUCTION`), None for the device's own choice."""
+        from xgpu.backend.opencl.device import check_reduction, forced_reduction
+
+        try:
+            if self.options.reduction is not None:
+                return check_reduction(self.options.reduction)
+            return forced_reduction()
+        except ValueError as err:
+            raise RunError(Diagnostic("error", str(err), None)) from None
 
     # -- calling ----------------------------------------------------------- #
 
@@ -556,6 +581,7 @@ def run(
     seed: int | None = None,
     detect_races: bool = False,
     subgroup_size: int | None = None,
+    reduction: str | None = None,
 ) -> Any:
     """Run `entry` of a module (see the module docstring)."""
     if backend not in BACKENDS:
@@ -570,6 +596,7 @@ def run(
         seed=seed,
         detect_races=detect_races,
         subgroup_size=subgroup_size,
+        reduction=reduction,
     )
     runner = Runner(module, sources, options)
     return runner.call(entry, list(args))

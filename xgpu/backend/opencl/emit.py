@@ -105,6 +105,7 @@ class Options:
     subgroups: str = "emulate"  # "emulate" | "khr"
     subgroup_size: int | None = None  # emulated subgroup size (None: the workgroup)
     fp16: bool = False  # the device has cl_khr_fp16
+    reduction: str = "fold"  # "fold" | "tree": the order of reductions (see `reductions`)
 
 
 class Writer:
