@@ -582,6 +582,8 @@ class FunctionEmitter:
         if self.is_kernel and self.uses_lanes:
             for ln in self.subgroups.prologue():
                 self.line(ln, f)
+            if self.subgroups.mode == "khr":  # the prologue calls its builtins
+                self.require_extension("cl_khr_subgroups")
         for k, arg in enumerate(priv_args):
             info = self.memref_info(arg.type, f)
             if any(s is None for s in info.shape) or not info.identity:

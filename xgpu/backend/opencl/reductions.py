@@ -20,37 +20,48 @@ Two subgroup models (`compile_gpu_module(..., subgroups=...)`):
   as above, on the device's subgroups.
 
 Reductions (`gpu.all_reduce` over the workgroup, `gpu.subgroup_reduce` over a
-subgroup or a cluster) go through the scratch buffer in one of two orders
-(`compile_gpu_module(..., reduction=...)`; `device.emit_options` picks "fold"
-on CPU devices, "tree" on the others; MLIR does not define the order):
+subgroup or a cluster, emulated or not served by a builtin) go through the
+scratch buffer in one of two orders (`compile_gpu_module(..., reduction=...)`;
+`device.emit_options` picks "fold" on CPU devices, "tree" on the others; MLIR
+does not define the order):
 
 - "fold": the first lane of the group folds the values left to right in lane
   order (`xgpu.semantics.gpu.fold_reduce`; a cluster: every lane folds its
-  cluster), three barriers in all and none inside a loop. It suits CPU
-  devices: PoCL runs a work-group as loops over its work items split at each
-  barrier, and builds kernels with barriers inside loops in time that grows
-  exponentially with their number (8 such loops in one kernel: 20 s).
-- "tree": every lane writes its value, then halving steps, each followed by a
-  barrier: while m > 1 values remain, h = ceil(m / 2) and the lanes
-  k < m - h combine member k with member k + h into member k
-  (`xgpu.semantics.gpu.tree_reduce`; ceil(log2 n) steps, so any workgroup
-  size works, 1 and 1000 included). The active lanes are contiguous (whole
-  warps drop out) and the reads of a step never overlap its writes. The loop
-  over the steps runs the same number of times on every work item (its
-  bound is the workgroup size, the subgroup size or the cluster size), so
-  every barrier is reached by all work items of the workgroup; the group's
-  own member count (a partial last subgroup or cluster) only masks work.
-  The region form inlines the region as the combining step; its left operand
-  is the lower member.
+  cluster): n - 1 combining steps on one lane, three barriers, none in a
+  loop. It suits CPU devices: PoCL runs a workgroup as loops over its work
+  items, split at each barrier, so a barrier costs a pass over the workgroup
+  while one lane's fold is a plain loop.
+- "tree": every lane writes its value, then halving steps: while m > 1
+  values remain, h = ceil(m / 2) and the lanes k < m - h combine member k
+  (left operand) with member k + h into member k
+  (`xgpu.semantics.gpu.tree_reduce`; ceil(log2 n) steps, any group size: 1,
+  3, 1000). The active lanes are contiguous (whole warps drop out), the
+  reads of a step never overlap its writes, and each step opens with a
+  barrier; one more barrier, then every lane reads member 0 (and a last one
+  before the scratch is reused). The steps are a do-while loop counted down
+  from a size that is the same on every work item of the workgroup (the
+  workgroup size, `min(S, work items)` for emulated subgroups of S lanes,
+  `get_max_sub_group_size()`, or the cluster size), so every barrier is
+  reached by all work items, none inside an `if`; a partial group (the last
+  subgroup, a cluster cut by it) only masks work. The region form inlines
+  the region as the combining step.
 
-Integer ops and min/max give the same result in both orders; float add/mul
-round differently (the simulator follows the order it is given, `xgpu-run
---reduction`, default "fold"). The scratch buffer is one `__local` kernel
-argument of (work items x largest element size) bytes, shared by every
+  The loop's shape matters to PoCL (where the tree runs when forced): it
+  builds kernels of many loops that open with their barrier in linear time
+  (12 reductions: 3 s), kernels of loops that end with their barrier in time
+  exponential in their number (7: 11 s, 8: 21 s), and it miscompiles a
+  loop that leaves right after its barrier.
+
+Integer ops and min/max give the same result in both orders; float add and
+mul round differently (for n = 4 the tree computes (v0 + v2) + (v1 + v3)), and
+so does a region that is not associative and commutative. The simulator
+reproduces the order it is given (`xgpu-run --reduction`, default "fold"), so
+its results are the device's bit for bit. The scratch buffer is one `__local`
+kernel argument of (work items x largest element size) bytes, shared by every
 reduction and subgroup op of the kernel; both orders use one slot per lane.
 
 The lanes' data movement follows `xgpu.semantics.gpu` exactly (`shuffle`,
-`rotate`, `broadcast`, `cluster_reduce`, `fold_reduce`).
+`rotate`, `broadcast`, `cluster_reduce`, `fold_reduce`, `tree_reduce`).
 """
 
 from __future__ import annotations
@@ -270,10 +281,8 @@ def _tree(fe: FunctionEmitter, op: Operation, t, group: _Group, combine, setup=(
     fe.line(f"xg_s[{ix_text(g.slot)}] = {value};", op)
     for ln in setup:
         fe.line(ln, op)
-    # A do-while loop whose body opens with the barrier: PoCL builds kernels
-    # of many such loops in linear time (a loop that ends with its barrier
-    # costs it time exponential in their number; one that exits right after
-    # its barrier it miscompiles). Each step runs at least once.
+    # A do-while loop whose body opens with the barrier (the shape PoCL
+    # builds in linear time, see the module docstring); one step at least.
     one = g.members == g.bound  # one group: the loop counts its members
     fe.line(f"long xg_m = {g.members};", op)
     if not one:

@@ -64,6 +64,7 @@ gpu.module @red {
 // SG8:            long xg_m = min(4L, (xg_sgn - xg_cb + 1L) / 2L);
 // SG8:            v2_c = xg_s[xg_sgbase + xg_cb];
 
+// KHR:          #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 // KHR:          long xg_sgbase = (long)get_sub_group_id() * (long)get_max_sub_group_size();
 // KHR:            long xg_m = xg_sgn;
 // KHR-NEXT:       long xg_u = (long)get_max_sub_group_size();
