@@ -287,6 +287,7 @@ class FunctionEmitter:
         self.labels: dict[Block, str] = {}
         self.subgroups = red.Subgroups(module.options.subgroups, module.options.subgroup_size)
         self.scratch_bytes = 0
+        self.scratch_ops: list[Operation] = []  # the ops that use it, in order
         self.uses_lanes = False
         self.dsm_name: str | None = None
         self.abi: KernelABI | None = None
@@ -528,7 +529,10 @@ class FunctionEmitter:
                     self.fail(op, "is supported in kernels only")
                 self.dsm_name = "xg_dsm"
             if op.name in red.SCRATCH_OPS:
-                self.scratch_bytes = max(self.scratch_bytes, self._scratch_need(op))
+                need = self._scratch_need(op)
+                self.scratch_bytes = max(self.scratch_bytes, need)
+                if need:
+                    self.scratch_ops.append(op)
                 self.uses_lanes = True
             if op.name in red.SUBGROUP_QUERIES and self.is_kernel:
                 self.uses_lanes = True

@@ -146,8 +146,8 @@ class Subgroups:
                 "long xg_sgn = (long)get_sub_group_size();",
             ]
         else:
-            # No `%` beside the `/`: LLVM would pair them through a `freeze`,
-            # which Oclgrind's uninitialized-value checker cannot run.
+            # No `%` beside a `/` of the same operands: LLVM pairs them
+            # through a `freeze`, which Oclgrind's --uninitialized cannot run.
             s = self.size
             lines += [
                 f"long xg_sgid = {LID} / {s}L;",
@@ -220,6 +220,29 @@ def _khr_reduce(op: Operation) -> str | None:
 # --------------------------------------------------------------------------- #
 
 
+# Ops whose regions run once at most: a scratch op inside them is not repeated.
+_ONCE = frozenset({"scf.if", "scf.index_switch", "scf.execute_region"})
+
+
+def _release(fe: FunctionEmitter, op: Operation) -> None:
+    """The barrier after every lane's last read of the scratch, before another
+    scratch op may write it; none after the kernel's last scratch op when
+    nothing can run it again (it is in no loop and no region of several
+    blocks)."""
+    if fe.scratch_ops and fe.scratch_ops[-1] is op:
+        inner: Operation = op
+        while (parent := inner.parent_op()) is not None and parent is not fe.func:
+            region = inner.parent_region()
+            if parent.name not in _ONCE or region is None or len(region.blocks) > 1:
+                break
+            inner = parent
+        else:
+            region = inner.parent_region()
+            if region is not None and len(region.blocks) == 1:
+                return
+    fe.line(LOCAL_BARRIER, op)
+
+
 def _scratch_ptr(t) -> str:
     return f"__local {t.c}* xg_s = (__local {t.c}*){SCRATCH};"
 
@@ -245,7 +268,7 @@ def _fold(fe: FunctionEmitter, op: Operation, t, lane, count, base, combine) -> 
     fe.close("}", op)
     fe.line(LOCAL_BARRIER, op)
     fe.line(f"{result} = xg_s[{first}];", op)
-    fe.line(LOCAL_BARRIER, op)
+    _release(fe, op)
     fe.close("}", op)
     return result
 
@@ -299,7 +322,7 @@ def _tree(fe: FunctionEmitter, op: Operation, t, group: _Group, combine, setup=(
     fe.close(f"}} while ({'xg_m' if one else 'xg_u'} > 1);", op)
     fe.line(LOCAL_BARRIER, op)
     fe.line(f"{result} = xg_s[{ix_text(g.first)}];", op)
-    fe.line(LOCAL_BARRIER, op)
+    _release(fe, op)
     fe.close("}", op)
     return result
 
@@ -389,7 +412,9 @@ def emit_subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
     fe.line(_scratch_ptr(t), op)
     fe.line(f"xg_s[{LID}] = {value};", op)
     fe.line(LOCAL_BARRIER, op)
-    fe.line(f"long xg_cb = {sg.lane} / {span}L * {span}L + {sg.lane} % {stride}L;", op)
+    # (lane - lane % span, not lane / span * span: see Subgroups.prologue)
+    within = "" if stride == 1 else f" + {sg.lane} % {stride}L"
+    fe.line(f"long xg_cb = {sg.lane} - {sg.lane} % {span}L{within};", op)
     first = ix_text(ix_add(sg.base, "xg_cb"))
     fe.line(f"{t.c} xg_acc = xg_s[{first}];", op)
     fe.open(f"for (long xg_j = 1; xg_j < {size}L; ++xg_j) {{", op)
@@ -398,7 +423,7 @@ def emit_subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
     fe.line(f"if (xg_l < {sg.count}) xg_acc = {sem.c('xg_acc', elem)};", op)
     fe.close("}", op)
     fe.line(f"{result} = xg_acc;", op)
-    fe.line(LOCAL_BARRIER, op)
+    _release(fe, op)
     fe.close("}", op)
 
 
@@ -419,7 +444,7 @@ def _exchange(fe: FunctionEmitter, op: Operation, src: str, valid: str) -> None:
     fe.line(f"{result} = xg_ok ? xg_s[{ix_text(ix_add(sg.base, 'xg_src'))}] : {value};", op)
     if valid_name is not None:
         fe.line(f"{valid_name} = xg_ok;", op)
-    fe.line(LOCAL_BARRIER, op)
+    _release(fe, op)
     fe.close("}", op)
 
 
