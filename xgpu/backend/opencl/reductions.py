@@ -27,18 +27,19 @@ does not define the order):
 
 - "fold": the first lane of the group folds the values left to right in lane
   order (`xgpu.semantics.gpu.fold_reduce`; a cluster: every lane folds its
-  cluster): n - 1 combining steps on one lane, three barriers, none in a
-  loop. It suits CPU devices: PoCL runs a workgroup as loops over its work
-  items, split at each barrier, so a barrier costs a pass over the workgroup
-  while one lane's fold is a plain loop.
+  cluster): n - 1 combining steps on one lane, three barriers (see below
+  for the last), none in a loop. It suits CPU devices: PoCL runs a
+  workgroup as loops over its work items, split at each barrier, so a
+  barrier costs a pass over the workgroup while one lane's fold is a plain
+  loop.
 - "tree": every lane writes its value, then halving steps: while m > 1
   values remain, h = ceil(m / 2) and the lanes k < m - h combine member k
   (left operand) with member k + h into member k
   (`xgpu.semantics.gpu.tree_reduce`; ceil(log2 n) steps, any group size: 1,
   3, 1000). The active lanes are contiguous (whole warps drop out), the
   reads of a step never overlap its writes, and each step opens with a
-  barrier; one more barrier, then every lane reads member 0 (and a last one
-  before the scratch is reused). The steps are a do-while loop counted down
+  barrier; one more barrier, then every lane reads member 0 (and a last
+  barrier, see below). The steps are a do-while loop counted down
   from a size that is the same on every work item of the workgroup (the
   workgroup size, `min(S, work items)` for emulated subgroups of S lanes,
   `get_max_sub_group_size()`, or the cluster size), so every barrier is
@@ -59,6 +60,10 @@ reproduces the order it is given (`xgpu-run --reduction`, default "fold"), so
 its results are the device's bit for bit. The scratch buffer is one `__local`
 kernel argument of (work items x largest element size) bytes, shared by every
 reduction and subgroup op of the kernel; both orders use one slot per lane.
+Each op that uses it ends with a barrier so that the next one cannot
+overwrite its result before every lane has read it, except the kernel's last
+one when nothing runs it again (it is in no loop and no region of several
+blocks).
 
 The lanes' data movement follows `xgpu.semantics.gpu` exactly (`shuffle`,
 `rotate`, `broadcast`, `cluster_reduce`, `fold_reduce`, `tree_reduce`).
