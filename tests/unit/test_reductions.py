@@ -405,7 +405,7 @@ def test_every_kind_and_type(t, order):
     check_kinds(name, x, got, math.prod(block))
 
 
-SIZES = [(n, 1, 1) for n in (1, 2, 3, 31, 32, 33, 64, 100, 256, 1024)]
+SIZES = [(n, 1, 1) for n in (1, 2, 3, 7, 31, 32, 33, 64, 100, 256, 1000, 1024)]
 SIZES += [(3, 5, 7), (32, 32, 1)]
 
 
