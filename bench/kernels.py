@@ -11,11 +11,15 @@ idiomatic hand-written OpenCL C for the same algorithm and work-group size:
 - matmul_tiled: 512 x 512 f32 C = A @ B with 16 x 16 tiles of A and B in
   workgroup memory, two barriers per tile, 16 x 16 work items per group
   (`matmul_tiled.mlir` / `matmul_tiled.cl`);
-- reduce: one partial sum per 256-work-item block over 2^22 floats, written
-  with `gpu.all_reduce add` (lowered however the emitter lowers it) against
-  the idiomatic `__local` tree (`reduce.mlir` / `reduce.cl`);
-- reduce_tree: the same `__local` tree on both sides (`reduce_tree.mlir`, a
-  workgroup attribution, `scf.for` and `gpu.barrier` / `reduce.cl`).
+- reduce_fold, reduce_tree: one partial sum per 256-work-item block over
+  2^22 floats, written with `gpu.all_reduce add` (`reduce.mlir`) and emitted
+  in each reduction order (`compile_gpu_module(..., reduction=...)`), each
+  against the same algorithm written by hand: one lane folding the block
+  left to right (`reduce_fold.cl`) and the idiomatic `__local` halving tree
+  (`reduce.cl`);
+- reduce_tree_dialect: that `__local` tree written out in the GPU dialect
+  (`reduce_tree.mlir`, a workgroup attribution, `scf.for` and
+  `gpu.barrier`) against `reduce.cl`.
 
 Three sides are built in this process for the selected device (`--device`,
 else `$XGPU_DEVICE` / `$XGPU_OPENCL_DEVICE`, chosen as xgpu-run chooses, see
@@ -36,6 +40,9 @@ other processes only ever adds time) and of the medians, whether the best
 ratio meets the OpenCL backend issue's target, at most 1.10x (`--check`
 exits 1 when one does not), then the checked side's best ratio against the
 hand-written and against the unchecked side (the cost of the bounds checks).
+Then, when both reduce cases ran, fold / tree of the best times on each side:
+which order suits the device (`emit_options` picks fold on CPU devices, tree
+on the others).
 
 `check_case(env, name, small=True)` runs the correctness part only
 (tests/unit/test_bench_kernels.py, on small sizes).
@@ -155,13 +162,15 @@ def reduce(small: bool) -> Launch:
 
 @dataclass(frozen=True)
 class Case:
-    """`kernels/<mlir>.mlir` (gpu.func @<mlir>) against `kernels/<cl>.cl`
-    (kernel <cl>), launched as `launch(small)` says."""
+    """`kernels/<mlir>.mlir` (gpu.func @<mlir>), emitted with the device's
+    options updated by `options`, against `kernels/<cl>.cl` (kernel <cl>),
+    launched as `launch(small)` says."""
 
     mlir: str
     cl: str
     launch: Callable[[bool], Launch]
     note: str
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 CASES: dict[str, Case] = {
@@ -169,10 +178,21 @@ CASES: dict[str, Case] = {
     "matmul_tiled": Case(
         "matmul_tiled", "matmul_tiled", matmul_tiled, "512^3 f32, 16x16 tiles in __local"
     ),
-    "reduce": Case(
-        "reduce", "reduce", reduce, "2^22 f32, gpu.all_reduce add vs hand-written __local tree"
+    "reduce_fold": Case(
+        "reduce",
+        "reduce_fold",
+        reduce,
+        "2^22 f32, gpu.all_reduce add emitted as a fold vs a hand-written fold by one lane",
+        (("reduction", "fold"),),
     ),
     "reduce_tree": Case(
+        "reduce",
+        "reduce",
+        reduce,
+        "2^22 f32, gpu.all_reduce add emitted as a tree vs the hand-written __local tree",
+        (("reduction", "tree"),),
+    ),
+    "reduce_tree_dialect": Case(
         "reduce_tree", "reduce", reduce, "2^22 f32, the same __local tree on both sides"
     ),
 }
@@ -216,13 +236,14 @@ def emit(name: str, options: dict[str, Any] | None = None):
     import xgpu
     from xgpu.backend.opencl import compile_gpu_module
 
-    path = KERNEL_DIR / f"{CASES[name].mlir}.mlir"
+    case = CASES[name]
+    path = KERNEL_DIR / f"{case.mlir}.mlir"
     module = xgpu.parse(path.read_text(), str(path))
     diag = xgpu.verify(module)
     if diag is not None:
         raise WrongResult(f"{path}: does not verify: {diag.message}")
     gpu_module = next(op for op in module.walk() if op.name == "gpu.module")
-    return compile_gpu_module(gpu_module, **(options or {}))
+    return compile_gpu_module(gpu_module, **{**(options or {}), **dict(case.options)})
 
 
 class Side:
@@ -400,6 +421,14 @@ def main() -> int:
         )
     for name, _ in rows:
         print(f"  {name}: {CASES[name].note}")
+    best = {name: (min(gs), min(hs)) for name, gs, hs in rows}
+    if "reduce_fold" in best and "reduce_tree" in best:
+        (gf, hf), (gt, ht) = best["reduce_fold"], best["reduce_tree"]
+        print(
+            f"reduction orders on this device, fold / tree (best): generated {gf / gt:.2f}x, "
+            f"hand-written {hf / ht:.2f}x (the device's choice: "
+            f"{env.options['reduction']})"
+        )
     if failed:
         print(f"above {TARGET:.2f}x: {', '.join(failed)}")
     return 1 if args.check and failed else 0

@@ -1,6 +1,7 @@
 // Block reduction: each work-group of L work items sums its L elements of
 // `in` with a __local tree and work item 0 writes the block's partial sum to
-// partial[group]. The hand-written baseline of reduce.mlir (bench/kernels.py).
+// partial[group]. The hand-written baseline of reduce.mlir emitted with
+// reduction="tree", and of reduce_tree.mlir (bench/kernels.py).
 #define L 256
 
 __kernel __attribute__((reqd_work_group_size(L, 1, 1)))

@@ -290,7 +290,8 @@ def test_emulated_subgroup_size():
         subgroup_size=8,
     )
     src = prog.source
-    assert "long xg_lane = xg_lid % 8L;" in src
+    assert "long xg_sgid = xg_lid / 8L;" in src
+    assert "long xg_lane = xg_lid - xg_sgbase;" in src
     assert "long v0_l = xg_lane;" in src
     assert "xg_sgbase + xg_cb" in src
 

@@ -4,6 +4,8 @@ One gpu.module holds every kernel: it is emitted and built once for the whole
 module (PoCL builds are slow), then each test launches its kernel with
 pyopencl and checks the result with numpy. Skipped, with the reason, when no
 OpenCL device is available (`XGPU_OPENCL_DEVICE` picks one by substring).
+Reductions are emitted in the order `$XGPU_REDUCTION` forces ("fold" when
+unset; tests/unit/test_reductions.py covers both orders on every run).
 """
 
 from __future__ import annotations
@@ -18,8 +20,12 @@ import pytest
 
 import xgpu
 from xgpu.backend.opencl import compile_gpu_module
+from xgpu.backend.opencl.device import forced_reduction
 from xgpu.semantics import gpu as gsem
 from xgpu.semantics import lookup_name
+
+ORDER = forced_reduction() or "fold"
+REDUCE = gsem.REDUCTIONS[ORDER]
 
 KERNELS = r"""
 module attributes {gpu.container_module} {
@@ -360,7 +366,7 @@ def env():
     module = xgpu.parse(KERNELS, "kernels.mlir")
     assert xgpu.verify(module) is None
     gpu_module = next(op for op in module.walk() if op.name == "gpu.module")
-    prog = compile_gpu_module(gpu_module)
+    prog = compile_gpu_module(gpu_module, reduction=ORDER)
     try:
         built = cl.Program(ctx, prog.source).build(prog.build_options)
     except cl.RuntimeError as err:  # pragma: no cover - shows the emitted line and op
@@ -511,10 +517,10 @@ def test_all_reduce_every_kind(env):
         fs = [float(v) for v in fv[g * block : (g + 1) * block]]
 
         def red(kind, vals, t):
-            return gsem.fold_reduce(vals, gsem.combiner(kind, t).py)
+            return REDUCE(vals, gsem.combiner(kind, t).py)
 
         expect_i = [red(k, xs, "i32") for k in ("add", "mul", "minsi", "maxui", "and", "or", "xor")]
-        expect_i.append(gsem.fold_reduce(xs, lookup_name("arith.subi", ["i32"] * 2, ["i32"]).py))
+        expect_i.append(REDUCE(xs, lookup_name("arith.subi", ["i32"] * 2, ["i32"]).py))
         assert list(gi[g]) == expect_i
         assert red("add", xs, "i32") == sum(xs)
         assert red("minsi", xs, "i32") == min(xs)
@@ -535,9 +541,9 @@ def test_subgroup_ops_emulated(env):
     for g in range(2):
         vals = [float(v) for v in x[g * block : (g + 1) * block]]
         rows = got[g * block : (g + 1) * block]
-        assert all(r == gsem.fold_reduce(vals, add) for r in rows[:, 0])
-        assert list(rows[:, 1]) == gsem.cluster_reduce(vals, mx, 4)
-        assert list(rows[:, 2]) == gsem.cluster_reduce(vals, add, 4, 2)
+        assert all(r == REDUCE(vals, add) for r in rows[:, 0])
+        assert list(rows[:, 1]) == gsem.cluster_reduce(vals, mx, 4, 1, ORDER)
+        assert list(rows[:, 2]) == gsem.cluster_reduce(vals, add, 4, 2, ORDER)
         assert list(rows[:, 3]) == [v for v, _ in gsem.shuffle(vals, 1, 32, "xor")]
         up = gsem.shuffle(vals, 3, 32, "up")
         assert list(rows[:, 4]) == [v for v, _ in up]
@@ -662,7 +668,7 @@ def test_emulated_subgroups_of_four(env):
     """subgroup_size=4 on a block of 10: subgroups of 4, 4 and 2 lanes."""
     module = xgpu.parse(SUBGROUPS_OF_4, "sg4.mlir")
     assert xgpu.verify(module) is None
-    prog = compile_gpu_module(next(iter(module.body.block.ops)), subgroup_size=4)
+    prog = compile_gpu_module(next(iter(module.body.block.ops)), subgroup_size=4, reduction=ORDER)
     built = env.cl.Program(env.ctx, prog.source).build(prog.build_options)
     abi = prog.kernels["k"]
     block = 10
@@ -678,7 +684,7 @@ def test_emulated_subgroups_of_four(env):
     for base, size in ((0, 4), (4, 4), (8, 2)):
         vals = [int(v) for v in x[base : base + size]]
         rows = got[base : base + size]
-        assert list(rows[:, 0]) == [gsem.fold_reduce(vals, add)] * size
+        assert list(rows[:, 0]) == [REDUCE(vals, add)] * size
         assert list(rows[:, 1]) == [v for v, _ in gsem.shuffle(vals, 1, 4, "down")]
         assert list(rows[:, 2]) == list(range(size))
         assert list(rows[:, 3]) == [base // 4] * size

@@ -50,5 +50,9 @@ OpenCL profiling, plus the host's blocking waits.
 Environment: `XGPU_DEVICE` (or `XGPU_OPENCL_DEVICE`) picks the device as
 `--device` does; `XGPU_OOO=0` uses an in-order queue (debugging only: it hides
 missing dependencies); `XGPU_HOST_COPIES=1` keeps device copies of registered
-host memory even on a device with unified memory (tests that path on PoCL).
+host memory even on a device with unified memory (tests that path on PoCL);
+`XGPU_REDUCTION=fold|tree` forces the order of
+`gpu.all_reduce`/`gpu.subgroup_reduce` as `--reduction` does (OpenCL: the
+generated algorithm, else fold on CPU devices and tree on the others; the
+simulator: the order it reproduces, else fold).
 """

@@ -50,6 +50,13 @@ The simulator's options: `schedule` ("program-order" or "random"), `seed`,
 `diagnostics` has one error per race, each with a note at the other access),
 `subgroup_size` (default 32 on the simulator; on OpenCL, the size of emulated
 subgroups, default one per workgroup).
+
+`reduction` ("fold" or "tree", default `$XGPU_REDUCTION`, else "fold" on the
+simulator and on CPU devices, "tree" on other OpenCL devices): how
+`gpu.all_reduce` and `gpu.subgroup_reduce` combine their values (see
+`xgpu.backend.opencl.reductions`): on OpenCL the algorithm of the generated
+code, on the simulator the order it reproduces (float sums then agree bit for
+bit with a device that reduces in that order).
 """
 
 from __future__ import annotations
@@ -206,6 +213,8 @@ class RunOptions:
     checked: bool = True
     #: seconds a blocking point may wait for a kernel (None or 0: no limit)
     timeout: float | None = None
+    #: "fold" or "tree" (None: $XGPU_REDUCTION, else by device; see the docstring)
+    reduction: str | None = None
 
 
 class _Hooks:
@@ -341,6 +350,7 @@ class Runner:
                     out=self.out,
                     record_order=self.options.verbose,
                     timeout=self.options.timeout or None,
+                    reduction=self.reduction() or "fold",
                 )
             except ValueError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
@@ -383,9 +393,24 @@ class Runner:
             from xgpu.runtime.kernels import KernelCache
 
             self._kernels = KernelCache(
-                self.module, self.gpu_runtime(), subgroup_size=self.options.subgroup_size
+                self.module,
+                self.gpu_runtime(),
+                subgroup_size=self.options.subgroup_size,
+                reduction=self.reduction(),
             )
         return self._kernels
+
+    def reduction(self) -> str | None:
+        """The forced reduction order (`RunOptions.reduction`, else
+        `$XGPU_REDUCTION`), None for the device's own choice."""
+        from xgpu.backend.opencl.device import check_reduction, forced_reduction
+
+        try:
+            if self.options.reduction is not None:
+                return check_reduction(self.options.reduction)
+            return forced_reduction()
+        except ValueError as err:
+            raise RunError(Diagnostic("error", str(err), None)) from None
 
     # -- calling ----------------------------------------------------------- #
 
@@ -615,6 +640,7 @@ def run(
     subgroup_size: int | None = None,
     checked: bool = True,
     timeout: float | None = None,
+    reduction: str | None = None,
 ) -> Any:
     """Run `entry` of a module (see the module docstring)."""
     if backend not in BACKENDS:
@@ -631,6 +657,7 @@ def run(
         subgroup_size=subgroup_size,
         checked=checked,
         timeout=timeout,
+        reduction=reduction,
     )
     runner = Runner(module, sources, options)
     return runner.call(entry, list(args))

@@ -103,11 +103,19 @@ def _pack_char(dtype: np.dtype) -> str:
 class KernelCache:
     """The programs and kernels of one run."""
 
-    def __init__(self, module: ModuleOp, gpu: GpuRuntime, subgroup_size: int | None = None):
+    def __init__(
+        self,
+        module: ModuleOp,
+        gpu: GpuRuntime,
+        subgroup_size: int | None = None,
+        reduction: str | None = None,
+    ):
         self.module = module
         self.gpu = gpu
         #: emulated subgroup size (None: one subgroup per workgroup)
         self.subgroup_size = subgroup_size
+        #: "fold" or "tree" (None: the device's choice, `emit_options`)
+        self.reduction = reduction
         self.modules: dict[int, tuple[OpenCLProgram, cl.Program]] = {}
         self.infos: dict[tuple[int, str], KernelInfo] = {}
 
@@ -123,7 +131,7 @@ class KernelCache:
 
         name = module_op.sym_name.data
         try:
-            options = emit_options(self.gpu.dctx.device)
+            options = emit_options(self.gpu.dctx.device, self.reduction)
             if self.subgroup_size is not None and options["subgroups"] == "emulate":
                 options["subgroup_size"] = self.subgroup_size
             ocl = compile_gpu_module(module_op, checked=self.gpu.checked, **options)

@@ -197,6 +197,7 @@ class SimRuntime:
         out: Any = None,
         record_order: bool = False,
         timeout: float | None = None,
+        reduction: str = "fold",
     ):
         import sys
 
@@ -205,6 +206,8 @@ class SimRuntime:
             self.scheduler.order = []
         self.races = RaceDetector() if detect_races else None
         self.subgroup_size = subgroup_size
+        #: the order of reductions ("fold" or "tree", `xgpu.semantics.gpu`)
+        self.reduction = reduction
         self.tokens = SimTokens(self)
         self.tracer = None
         self.dctx = _Description()
@@ -464,7 +467,9 @@ class SimKernelCache:
         key = id(module_op)
         prog = self.programs.get(key)
         if prog is None:
-            options = SimOptions(self.gpu.subgroup_size, self.gpu.races is not None)
+            options = SimOptions(
+                self.gpu.subgroup_size, self.gpu.races is not None, self.gpu.reduction
+            )
             prog = KernelCompiler(module_op, options, _KernelHooks(self.gpu)).compile()
             self.programs[key] = prog
         return prog

@@ -38,9 +38,9 @@ rounded to their type (f32 with numpy.float32). Poison results (oversized
 shifts, out-of-range float-to-int conversions) get the value the OpenCL
 expression computes, on both sides; see `xgpu.semantics.arith` and
 `xgpu.semantics.math` for each choice. `xgpu.semantics.gpu` holds reductions
-(`combiner`, `identity`, `tree_reduce`, `cluster_reduce`) and subgroup data
-movement (`shuffle`, `rotate`, `broadcast`) in the order the backend computes
-them.
+(`combiner`, `identity`, `fold_reduce`, `tree_reduce`, `cluster_reduce`) and
+subgroup data movement (`shuffle`, `rotate`, `broadcast`) in the order the
+backend computes them.
 """
 
 from __future__ import annotations

@@ -8,13 +8,21 @@ same).
 - `combiner(kind, type)`: the binary `OpSemantics` of a `#gpu<all_reduce_op>`
   (`add` is `arith.addi` or `arith.addf` by type, `minnumf` is `arith.minnumf`,
   `and` is `arith.andi`, ...); `identity(kind, type)` its neutral element.
-- `fold_reduce(values, combine)`: the reduction order of `gpu.all_reduce` and
-  of an unclustered `gpu.subgroup_reduce`: a left fold in lane order,
-  combine(...combine(combine(v0, v1), v2)..., v_{n-1}).
-- `cluster_reduce(values, combine, size, stride)`: `gpu.subgroup_reduce` with
-  `cluster(size, stride)`: lane i's cluster is the `size` lanes
+- The two reduction orders of `gpu.all_reduce` and of an unclustered
+  `gpu.subgroup_reduce` (`REDUCTIONS`, chosen per device by the OpenCL backend,
+  see `xgpu.backend.opencl.reductions`; MLIR leaves the order undefined):
+  - `fold_reduce(values, combine)` ("fold"): a left fold in lane order,
+    combine(...combine(combine(v0, v1), v2)..., v_{n-1});
+  - `tree_reduce(values, combine)` ("tree"): halving steps: while m > 1
+    values remain, h = ceil(m / 2) and s[i] = combine(s[i], s[i + h]) for
+    every i < m - h, then m = h (for n = 4: (v0 + v2) + (v1 + v3); for n = 5:
+    ((v0 + v3) + v2) + (v1 + v4)). ceil(log2 n) steps.
+  Integer ops and min/max give the same result in both orders; float add and
+  mul round differently (both orders are exact on small integers).
+- `cluster_reduce(values, combine, size, stride, order)`: `gpu.subgroup_reduce`
+  with `cluster(size, stride)`: lane i's cluster is the `size` lanes
   base + k * stride (base: the first lane of i's group of size * stride lanes,
-  plus i % stride), folded left to right in lane order.
+  plus i % stride) that exist, reduced in `order` ("fold" or "tree") over k.
 - `shuffle(values, offset, width, mode)`: per lane (value, valid): the source
   lane is lane ^ offset (xor), lane - offset (up), lane + offset (down) or
   offset (idx); it is valid when 0 <= src < width and src < len(values); an
@@ -119,6 +127,26 @@ def fold_reduce(values: Sequence[Any], combine: Combine) -> Any:
     return acc
 
 
+def tree_reduce(values: Sequence[Any], combine: Combine) -> Any:
+    """Reduce by halving steps (the "tree" order of the module docstring)."""
+    s = list(values)
+    if not s:
+        raise ValueError("tree_reduce of no values")
+    m = len(s)
+    while m > 1:
+        h = (m + 1) // 2
+        for i in range(m - h):
+            s[i] = combine(s[i], s[i + h])
+        m = h
+    return s[0]
+
+
+REDUCTIONS: dict[str, Callable[[Sequence[Any], Combine], Any]] = {
+    "fold": fold_reduce,
+    "tree": tree_reduce,
+}
+
+
 def cluster_lanes(lane: int, n: int, size: int, stride: int) -> list[int]:
     """The lanes of `lane`'s cluster (those < n), in order."""
     span = size * stride
@@ -126,16 +154,15 @@ def cluster_lanes(lane: int, n: int, size: int, stride: int) -> list[int]:
     return [base + k * stride for k in range(size) if base + k * stride < n]
 
 
-def cluster_reduce(values: Sequence[Any], combine: Combine, size: int, stride: int = 1) -> list:
-    """Per lane, the left fold of its cluster's values."""
-    out = []
-    for lane in range(len(values)):
-        lanes = cluster_lanes(lane, len(values), size, stride)
-        acc = values[lanes[0]]
-        for j in lanes[1:]:
-            acc = combine(acc, values[j])
-        out.append(acc)
-    return out
+def cluster_reduce(
+    values: Sequence[Any], combine: Combine, size: int, stride: int = 1, order: str = "fold"
+) -> list:
+    """Per lane, the reduction of its cluster's values in `order`."""
+    reduce = REDUCTIONS[order]
+    return [
+        reduce([values[j] for j in cluster_lanes(lane, len(values), size, stride)], combine)
+        for lane in range(len(values))
+    ]
 
 
 def shuffle_source(lane: int, offset: int, mode: str) -> int:

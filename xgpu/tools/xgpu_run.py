@@ -94,6 +94,14 @@ def _arg_parser() -> argparse.ArgumentParser:
         help="subgroup size (simulator: default 32; OpenCL devices without cl_khr_subgroups: "
         "emulated subgroups of N lanes, default one subgroup per workgroup)",
     )
+    parser.add_argument(
+        "--reduction",
+        choices=("fold", "tree"),
+        default=None,
+        help="how gpu.all_reduce and gpu.subgroup_reduce combine: one lane folds left to "
+        "right, or a tree of halving steps (default: $XGPU_REDUCTION, else fold on the "
+        "simulator and CPU devices, tree on other devices)",
+    )
     return parser
 
 
@@ -165,6 +173,7 @@ def run_file(args: argparse.Namespace) -> int:
             subgroup_size=getattr(args, "subgroup_size", None),
             checked=not getattr(args, "unchecked", False),
             timeout=getattr(args, "timeout", DEFAULT_TIMEOUT) or None,
+            reduction=getattr(args, "reduction", None),
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)

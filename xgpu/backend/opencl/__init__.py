@@ -13,14 +13,18 @@ API (stable; the runtime builds on it):
     prog.explain_build_log(log)  # compiler messages with the line and op behind each
 
 `compile_gpu_module(op, *, subgroups="emulate", subgroup_size=None, fp16=False,
-checked=True)`:
-`subgroups="khr"` uses cl_khr_subgroups builtins (for devices that have them;
-`device.subgroup_mode(device)` picks), "emulate" emulates subgroups through
-`__local` memory (PoCL 3.x has no subgroups); `subgroup_size` sets the emulated
-subgroup size (None: one subgroup per workgroup); `fp16=True` allows f16 values
-(the device must have cl_khr_fp16); `checked=True` guards every memory
-access and records the first out-of-bounds one (`guards`; `checked=False`
-gives the plain accesses). See `reductions` for the subgroup model.
+checked=True, reduction="fold")`:
+`subgroups="khr"` uses cl_khr_subgroups builtins (for devices that have them),
+"emulate" emulates subgroups through `__local` memory (PoCL 3.x has no
+subgroups); `subgroup_size` sets the emulated subgroup size (None: one
+subgroup per workgroup); `fp16=True` allows f16 values (the device must have
+cl_khr_fp16); `checked=True` guards every memory access and records the first
+out-of-bounds one (`guards`; `checked=False` gives the plain accesses);
+`reduction` is how `gpu.all_reduce` and emulated `gpu.subgroup_reduce`
+combine: "fold" (one lane folds left to right: CPU devices) or "tree"
+(halving steps with a barrier each: GPUs). `device.emit_options(device)`
+picks all of these for a device. See `reductions` for the subgroup model and
+the two orders.
 
 KernelABI (`program.py`): `cl_name` (the OpenCL kernel name, made by xgpu:
 `xg<N>_<hint>`, see `names`); `args`, per gpu.func argument: `MemRefArg` (element
@@ -57,6 +61,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
+from xgpu.backend.opencl.device import check_reduction
 from xgpu.backend.opencl.emit import BUILD_OPTIONS, Options, emit_program
 from xgpu.backend.opencl.errors import EmitError
 from xgpu.backend.opencl.program import (
@@ -89,6 +94,7 @@ def compile_gpu_module(
     subgroup_size: int | None = None,
     fp16: bool = False,
     checked: bool = True,
+    reduction: str = "fold",
 ) -> OpenCLProgram:
     """The OpenCL C program of one `gpu.module` (raises `EmitError`)."""
     if module_op.name != "gpu.module":
@@ -97,7 +103,10 @@ def compile_gpu_module(
         raise ValueError(f"subgroups must be 'emulate' or 'khr', not {subgroups!r}")
     if subgroup_size is not None and subgroup_size < 1:
         raise ValueError("subgroup_size must be positive")
-    return emit_program(module_op, Options(subgroups, subgroup_size, fp16, checked))
+    return emit_program(
+        module_op,
+        Options(subgroups, subgroup_size, fp16, checked, check_reduction(reduction)),
+    )
 
 
 def compile_all(root: Operation, **options) -> list[OpenCLProgram]:

@@ -6,10 +6,16 @@ that has one, or, when `XGPU_OPENCL_DEVICE` is set, the first device whose
 substring (case-insensitive). It raises `NoDevice` (with the reason) when
 pyopencl is missing or no device matches.
 
-`emit_options(device)` gives the `compile_gpu_module` keyword arguments that
-fit the device: `subgroups="khr"` where it compiles OpenCL C 2.0 and has
-cl_khr_subgroups and the subgroup extensions the emitter uses with it
-(`KHR_SUBGROUP_EXTENSIONS`), else "emulate"; cl_khr_fp16 -> `fp16=True`.
+`emit_options(device, reduction=None)` gives the `compile_gpu_module` keyword
+arguments that fit the device: `subgroups="khr"` where it compiles OpenCL C
+2.0 and has cl_khr_subgroups and the subgroup extensions the emitter uses
+with it (`KHR_SUBGROUP_EXTENSIONS`), else "emulate"; cl_khr_fp16 ->
+`fp16=True`; and the order of reductions: `reduction` when given, else
+`$XGPU_REDUCTION` when set ("fold" or "tree"), else "fold" on a CPU device
+(one lane folds: fewest barriers, PoCL's work-item loops) and "tree" on any
+other (GPUs, accelerators, Oclgrind, whose type has every bit).
+`forced_reduction()` reads and checks `$XGPU_REDUCTION` (ValueError when it
+is neither).
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from __future__ import annotations
 import os
 import re
 from typing import Any
+
+from xgpu.semantics.gpu import REDUCTIONS
 
 
 class NoDevice(RuntimeError):
@@ -70,10 +78,41 @@ def opencl_c_version(device: Any) -> tuple[int, int]:
     return (int(m[1]), int(m[2])) if m else (1, 2)
 
 
-def emit_options(device: Any) -> dict[str, Any]:
+REDUCTION_ENV = "XGPU_REDUCTION"
+
+
+def check_reduction(value: str, where: str = "reduction") -> str:
+    """`value` if it names a reduction order, else ValueError."""
+    if value not in REDUCTIONS:
+        raise ValueError(f"{where} must be 'fold' or 'tree', not {value!r}")
+    return value
+
+
+def forced_reduction() -> str | None:
+    """`$XGPU_REDUCTION` ("fold" or "tree"), or None when it is unset or empty."""
+    value = os.environ.get(REDUCTION_ENV) or None
+    return None if value is None else check_reduction(value, REDUCTION_ENV)
+
+
+def device_reduction(device: Any) -> str:
+    """The reduction order that suits `device`: "fold" on CPUs, else "tree".
+    A device whose type has the GPU or accelerator bit is not a CPU, whatever
+    else it says (Oclgrind's type has every bit)."""
+    import pyopencl as cl
+
+    kind = device.type
+    if kind & cl.device_type.CPU and not kind & (cl.device_type.GPU | cl.device_type.ACCELERATOR):
+        return "fold"
+    return "tree"
+
+
+def emit_options(device: Any, reduction: str | None = None) -> dict[str, Any]:
     exts = set(device.extensions.split())
     khr = KHR_SUBGROUP_EXTENSIONS <= exts and opencl_c_version(device) >= (2, 0)
+    if reduction is None:
+        reduction = forced_reduction() or device_reduction(device)
     return {
         "subgroups": "khr" if khr else "emulate",
         "fp16": "cl_khr_fp16" in exts,
+        "reduction": check_reduction(reduction),
     }

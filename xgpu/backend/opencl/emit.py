@@ -112,6 +112,7 @@ class Options:
     subgroup_size: int | None = None  # emulated subgroup size (None: the workgroup)
     fp16: bool = False  # the device has cl_khr_fp16
     checked: bool = True  # bounds-checked memory accesses (`guards`)
+    reduction: str = "fold"  # "fold" | "tree": the order of reductions (see `reductions`)
 
 
 class Writer:
@@ -305,6 +306,7 @@ class FunctionEmitter:
         self.labels: dict[Block, str] = {}
         self.subgroups = red.Subgroups(module.options.subgroups, module.options.subgroup_size)
         self.scratch_bytes = 0
+        self.scratch_ops: list[Operation] = []  # the ops that use it, in order
         self.uses_lanes = False
         self.dsm_name: str | None = None
         self.abi: KernelABI | None = None
@@ -556,7 +558,10 @@ class FunctionEmitter:
                     self.fail(op, "is supported in kernels only")
                 self.dsm_name = "xg_dsm"
             if op.name in red.SCRATCH_OPS:
-                self.scratch_bytes = max(self.scratch_bytes, self._scratch_need(op))
+                need = self._scratch_need(op)
+                self.scratch_bytes = max(self.scratch_bytes, need)
+                if need:
+                    self.scratch_ops.append(op)
                 self.uses_lanes = True
             if op.name in red.SUBGROUP_QUERIES and self.is_kernel:
                 self.uses_lanes = True
@@ -622,6 +627,8 @@ class FunctionEmitter:
                 self.require_extension("cl_khr_subgroups")  # the prologue's builtins
             for ln in self.subgroups.prologue():
                 self.line(ln, f)
+            if self.subgroups.mode == "khr":  # the prologue calls its builtins
+                self.require_extension("cl_khr_subgroups")
         for k, arg in enumerate(priv_args):
             info = self.memref_info(arg.type, f)
             if any(s is None for s in info.shape) or not info.identity:

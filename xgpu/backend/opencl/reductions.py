@@ -19,16 +19,54 @@ Two subgroup models (`compile_gpu_module(..., subgroups=...)`):
   cl_khr_subgroup_ballot, for first_active_lane); the other ops are emulated
   as above, on the device's subgroups.
 
-`gpu.all_reduce` always reduces over the whole workgroup through the scratch
-buffer: the first work item folds the values left to right in linear local-id
-order (`xgpu.semantics.gpu.fold_reduce`), with no barrier inside a loop (PoCL
-compiles those in time exponential in their number); the region form inlines
-the region as the combining step. The scratch buffer is
-one `__local` kernel argument of (work items x largest element size) bytes,
-shared by every reduction and subgroup op of the kernel.
+Reductions (`gpu.all_reduce` over the workgroup, `gpu.subgroup_reduce` over a
+subgroup or a cluster, emulated or not served by a builtin) go through the
+scratch buffer in one of two orders (`compile_gpu_module(..., reduction=...)`;
+`device.emit_options` picks "fold" on CPU devices, "tree" on the others; MLIR
+does not define the order):
+
+- "fold": the first lane of the group folds the values left to right in lane
+  order (`xgpu.semantics.gpu.fold_reduce`; a cluster: every lane folds its
+  cluster): n - 1 combining steps on one lane, three barriers (see below
+  for the last), none in a loop. It suits CPU devices: PoCL runs a
+  workgroup as loops over its work items, split at each barrier, so a
+  barrier costs a pass over the workgroup while one lane's fold is a plain
+  loop.
+- "tree": every lane writes its value, then halving steps: while m > 1
+  values remain, h = ceil(m / 2) and the lanes k < m - h combine member k
+  (left operand) with member k + h into member k
+  (`xgpu.semantics.gpu.tree_reduce`; ceil(log2 n) steps, any group size: 1,
+  3, 1000). The active lanes are contiguous (whole warps drop out), the
+  reads of a step never overlap its writes, and each step opens with a
+  barrier; one more barrier, then every lane reads member 0 (and a last
+  barrier, see below). The steps are a do-while loop counted down
+  from a size that is the same on every work item of the workgroup (the
+  workgroup size, `min(S, work items)` for emulated subgroups of S lanes,
+  `get_max_sub_group_size()`, or the cluster size), so every barrier is
+  reached by all work items, none inside an `if`; a partial group (the last
+  subgroup, a cluster cut by it) only masks work. The region form inlines
+  the region as the combining step.
+
+  The loop's shape matters to PoCL (where the tree runs when forced): it
+  builds kernels of many loops that open with their barrier in linear time
+  (12 reductions: 3 s), kernels of loops that end with their barrier in time
+  exponential in their number (7: 11 s, 8: 21 s), and it miscompiles a
+  loop that leaves right after its barrier.
+
+Integer ops and min/max give the same result in both orders; float add and
+mul round differently (for n = 4 the tree computes (v0 + v2) + (v1 + v3)), and
+so does a region that is not associative and commutative. The simulator
+reproduces the order it is given (`xgpu-run --reduction`, default "fold"), so
+its results are the device's bit for bit. The scratch buffer is one `__local`
+kernel argument of (work items x largest element size) bytes, shared by every
+reduction and subgroup op of the kernel; both orders use one slot per lane.
+Each op that uses it ends with a barrier so that the next one cannot
+overwrite its result before every lane has read it, except the kernel's last
+one when nothing runs it again (it is in no loop and no region of several
+blocks).
 
 The lanes' data movement follows `xgpu.semantics.gpu` exactly (`shuffle`,
-`rotate`, `broadcast`, `cluster_reduce`, `fold_reduce`).
+`rotate`, `broadcast`, `cluster_reduce`, `fold_reduce`, `tree_reduce`).
 """
 
 from __future__ import annotations
@@ -38,7 +76,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation
 
-from xgpu.backend.opencl.memref import ix_add, ix_text
+from xgpu.backend.opencl.memref import ix_add, ix_mul, ix_text
 from xgpu.semantics import scalar
 from xgpu.semantics.gpu import combiner
 
@@ -92,6 +130,15 @@ class Subgroups:
     def count(self) -> str:
         return NWI if self.simple else "xg_sgn"
 
+    @property
+    def bound(self) -> str:
+        """The largest `count`, the same on every work item of the workgroup."""
+        if self.simple:
+            return NWI
+        if self.mode == "khr":
+            return "(long)get_max_sub_group_size()"
+        return f"min({self.size}L, {NWI})"
+
     def prologue(self) -> list[str]:
         """Declarations at the top of a kernel that uses lanes."""
         lines = [f"long {LID} = {LINEAR_LID};", f"long {NWI} = {WORK_ITEMS};"]
@@ -104,10 +151,13 @@ class Subgroups:
                 "long xg_sgn = (long)get_sub_group_size();",
             ]
         else:
+            # No `%` beside a `/` of the same operands: LLVM pairs them
+            # through a `freeze`, which Oclgrind's --uninitialized cannot run.
             s = self.size
             lines += [
-                f"long xg_lane = {LID} % {s}L;",
-                f"long xg_sgbase = {LID} - xg_lane;",
+                f"long xg_sgid = {LID} / {s}L;",
+                f"long xg_sgbase = xg_sgid * {s}L;",
+                f"long xg_lane = {LID} - xg_sgbase;",
                 f"long xg_sgn = min({s}L, {NWI} - xg_sgbase);",
             ]
         return lines
@@ -134,7 +184,7 @@ class Subgroups:
         if in_kernel:
             return {
                 "gpu.lane_id": "xg_lane",
-                "gpu.subgroup_id": f"({LID} / {s}L)",
+                "gpu.subgroup_id": "xg_sgid",
                 "gpu.num_subgroups": f"(({NWI} + {s - 1}L) / {s}L)",
                 "gpu.subgroup_size": "xg_sgn",
             }[name]
@@ -175,6 +225,29 @@ def _khr_reduce(op: Operation) -> str | None:
 # --------------------------------------------------------------------------- #
 
 
+# Ops whose regions run once at most: a scratch op inside them is not repeated.
+_ONCE = frozenset({"scf.if", "scf.index_switch", "scf.execute_region"})
+
+
+def _release(fe: FunctionEmitter, op: Operation) -> None:
+    """The barrier after every lane's last read of the scratch, before another
+    scratch op may write it; none after the kernel's last scratch op when
+    nothing can run it again (it is in no loop and no region of several
+    blocks)."""
+    if fe.scratch_ops and fe.scratch_ops[-1] is op:
+        inner: Operation = op
+        while (parent := inner.parent_op()) is not None and parent is not fe.func:
+            region = inner.parent_region()
+            if parent.name not in _ONCE or region is None or len(region.blocks) > 1:
+                break
+            inner = parent
+        else:
+            region = inner.parent_region()
+            if region is not None and len(region.blocks) == 1:
+                return
+    fe.line(LOCAL_BARRIER, op)
+
+
 def _scratch_ptr(t) -> str:
     return f"__local {t.c}* xg_s = (__local {t.c}*){SCRATCH};"
 
@@ -183,11 +256,7 @@ def _fold(fe: FunctionEmitter, op: Operation, t, lane, count, base, combine) -> 
     """Emit a reduction of `op`'s first operand over `count` lanes: every lane
     writes its value to scratch, the first lane folds them left to right into
     `xg_s[base]`, every lane reads the result. Returns the result's C name.
-    `combine(acc, rhs)` emits `acc = acc op rhs`.
-
-    (A tree with a barrier per level would be shorter on a GPU; PoCL compiles
-    barriers inside loops in time exponential in their number, and on a CPU a
-    sequential fold does the same work.)"""
+    `combine(acc, rhs)` emits `acc = acc op rhs`."""
     value = fe.expr(op.operands[0])
     result = fe.declare(op.results[0], op)
     first = ix_text(base)
@@ -204,7 +273,61 @@ def _fold(fe: FunctionEmitter, op: Operation, t, lane, count, base, combine) -> 
     fe.close("}", op)
     fe.line(LOCAL_BARRIER, op)
     fe.line(f"{result} = xg_s[{first}];", op)
+    _release(fe, op)
+    fe.close("}", op)
+    return result
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Where the members of this lane's reduction group live in scratch (C
+    `long` expressions): this lane's slot and member index, member 0's slot,
+    the distance between members, the group's member count and a bound of it
+    that is the same on every work item of the workgroup."""
+
+    slot: str | int
+    k: str
+    first: str | int
+    stride: int
+    members: str
+    bound: str
+
+
+def _tree(fe: FunctionEmitter, op: Operation, t, group: _Group, combine, setup=()) -> str:
+    """Emit the "tree" reduction of `op`'s first operand over `group` (see
+    the module docstring); `setup` lines come before the first barrier.
+    Returns the result's C name."""
+    value = fe.expr(op.operands[0])
+    result = fe.declare(op.results[0], op)
+    g = group
+
+    def member(k: str) -> str:
+        return f"xg_s[{ix_text(ix_add(g.first, ix_mul(k, g.stride)))}]"
+
+    fe.open("{", op)
+    fe.line(_scratch_ptr(t), op)
+    fe.line(f"xg_s[{ix_text(g.slot)}] = {value};", op)
+    for ln in setup:
+        fe.line(ln, op)
+    # A do-while loop whose body opens with the barrier (the shape PoCL
+    # builds in linear time, see the module docstring); one step at least.
+    one = g.members == g.bound  # one group: the loop counts its members
+    fe.line(f"long xg_m = {g.members};", op)
+    if not one:
+        fe.line(f"long xg_u = {g.bound};", op)
+    fe.open("do {", op)
     fe.line(LOCAL_BARRIER, op)
+    fe.line("long xg_h = (xg_m + 1) >> 1;", op)
+    fe.open(f"if ({g.k} < xg_m - xg_h) {{", op)
+    combine(member(g.k), member(f"{g.k} + xg_h"))
+    fe.close("}", op)
+    fe.line("xg_m = xg_h;", op)
+    if not one:
+        fe.line("xg_u = (xg_u + 1) >> 1;", op)
+    fe.close(f"}} while ({'xg_m' if one else 'xg_u'} > 1);", op)
+    fe.line(LOCAL_BARRIER, op)
+    fe.line(f"{result} = xg_s[{ix_text(g.first)}];", op)
+    _release(fe, op)
     fe.close("}", op)
     return result
 
@@ -242,7 +365,10 @@ def emit_all_reduce(fe: FunctionEmitter, op: Operation) -> None:
 
             fe.emit_block_ops(block, on_yield)
 
-    _fold(fe, op, t, LID, NWI, 0, combine)
+    if fe.module.options.reduction == "tree":
+        _tree(fe, op, t, _Group(LID, LID, 0, 1, NWI, NWI), combine)
+    else:
+        _fold(fe, op, t, LID, NWI, 0, combine)
 
 
 def emit_subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
@@ -259,12 +385,31 @@ def emit_subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
         return
     fe.require_scratch(op)
     combine = _combine_with(fe, op, kind, t)
+    tree = fe.module.options.reduction == "tree"
+    slot = ix_add(sg.base, sg.lane)
     if op.cluster_size is None:
-        _fold(fe, op, t, sg.lane, sg.count, sg.base, combine)
+        if tree:
+            _tree(fe, op, t, _Group(slot, sg.lane, sg.base, 1, sg.count, sg.bound), combine)
+        else:
+            _fold(fe, op, t, sg.lane, sg.count, sg.base, combine)
         return
     size = op.cluster_size.value.data
     stride = op.cluster_stride.value.data if op.cluster_stride is not None else 1
     span = size * stride
+    if tree:
+        # Member k of the cluster is lane xg_cb + k * stride (those < count).
+        if stride == 1:
+            k, members = f"{sg.lane} % {span}L", f"min({size}L, {sg.count} - xg_cb)"
+        else:
+            k = f"{sg.lane} % {span}L / {stride}L"
+            members = f"min({size}L, ({sg.count} - xg_cb + {stride - 1}L) / {stride}L)"
+        setup = [
+            f"long xg_k = {k};",
+            f"long xg_cb = {sg.lane} - {ix_text(ix_mul('xg_k', stride))};",
+        ]
+        group = _Group(slot, "xg_k", ix_add(sg.base, "xg_cb"), stride, members, f"{size}L")
+        _tree(fe, op, t, group, combine, setup)
+        return
     value = fe.expr(op.value)
     result = fe.declare(op.result, op)
     sem = combiner(kind, t)
@@ -272,7 +417,9 @@ def emit_subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
     fe.line(_scratch_ptr(t), op)
     fe.line(f"xg_s[{LID}] = {value};", op)
     fe.line(LOCAL_BARRIER, op)
-    fe.line(f"long xg_cb = {sg.lane} / {span}L * {span}L + {sg.lane} % {stride}L;", op)
+    # (lane - lane % span, not lane / span * span: see Subgroups.prologue)
+    within = "" if stride == 1 else f" + {sg.lane} % {stride}L"
+    fe.line(f"long xg_cb = {sg.lane} - {sg.lane} % {span}L{within};", op)
     first = ix_text(ix_add(sg.base, "xg_cb"))
     fe.line(f"{t.c} xg_acc = xg_s[{first}];", op)
     fe.open(f"for (long xg_j = 1; xg_j < {size}L; ++xg_j) {{", op)
@@ -281,7 +428,7 @@ def emit_subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
     fe.line(f"if (xg_l < {sg.count}) xg_acc = {sem.c('xg_acc', elem)};", op)
     fe.close("}", op)
     fe.line(f"{result} = xg_acc;", op)
-    fe.line(LOCAL_BARRIER, op)
+    _release(fe, op)
     fe.close("}", op)
 
 
@@ -302,7 +449,7 @@ def _exchange(fe: FunctionEmitter, op: Operation, src: str, valid: str) -> None:
     fe.line(f"{result} = xg_ok ? xg_s[{ix_text(ix_add(sg.base, 'xg_src'))}] : {value};", op)
     if valid_name is not None:
         fe.line(f"{valid_name} = xg_ok;", op)
-    fe.line(LOCAL_BARRIER, op)
+    _release(fe, op)
     fe.close("}", op)
 
 

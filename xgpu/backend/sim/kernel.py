@@ -184,6 +184,7 @@ class KernelProgram:
 class SimOptions:
     subgroup_size: int = 32
     detect_races: bool = False
+    reduction: str = "fold"  # the order of reductions: "fold" or "tree" (`gsem.REDUCTIONS`)
 
 
 class KernelCompiler(HostCompiler):
@@ -636,9 +637,13 @@ def _combine_fn(c: KernelCompiler, op: Operation, kind: str | None) -> str:
     return name
 
 
-def _all_reduce_combine(combine: Callable[[Any, Any], Any]) -> Callable[[list], list]:
+def _all_reduce_combine(
+    combine: Callable[[Any, Any], Any], order: str = "fold"
+) -> Callable[[list], list]:
+    reduce = gsem.REDUCTIONS[order]
+
     def run(values: list) -> list:
-        result = gsem.fold_reduce(values, combine)
+        result = reduce(values, combine)
         return [result] * len(values)
 
     return run
@@ -649,19 +654,24 @@ def _h_all_reduce(c: KernelCompiler, op: Operation) -> None:
     comb = _combine_fn(c, op, kind)
     make = c.bind(_all_reduce_combine, "mk")
     oid = c.op_id(op)
-    c.w(f"{c.v(op.result)} = yield ('block', {oid}, {make}({comb}), {c.v(op.value)})", op)
+    order = c.options.reduction
+    c.w(
+        f"{c.v(op.result)} = yield ('block', {oid}, {make}({comb}, {order!r}), {c.v(op.value)})", op
+    )
 
 
 def _reduce_kind(op: Operation) -> str:
     return op.op.data.value
 
 
-def _subgroup_reduce_fn(combine, size: int | None, stride: int):
+def _subgroup_reduce_fn(combine, size: int | None, stride: int, order: str = "fold"):
+    reduce = gsem.REDUCTIONS[order]
+
     def run(values: list) -> list:
         if size is None:
-            r = gsem.fold_reduce(values, combine)
+            r = reduce(values, combine)
             return [r] * len(values)
-        return gsem.cluster_reduce(values, combine, size, stride)
+        return gsem.cluster_reduce(values, combine, size, stride, order)
 
     return run
 
@@ -671,7 +681,7 @@ def _h_subgroup_reduce(c: KernelCompiler, op: Operation) -> None:
     comb = gsem.combiner(kind, op.value.type).py
     size = op.cluster_size.value.data if op.cluster_size is not None else None
     stride = op.cluster_stride.value.data if op.cluster_stride is not None else 1
-    fn = c.bind(_subgroup_reduce_fn(comb, size, stride), "sgr")
+    fn = c.bind(_subgroup_reduce_fn(comb, size, stride, c.options.reduction), "sgr")
     oid = c.op_id(op)
     c.w(f"{c.v(op.result)} = yield ('subgroup', {oid}, {fn}, {c.v(op.value)})", op)
 
