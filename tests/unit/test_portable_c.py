@@ -138,7 +138,13 @@ def test_the_check_fails_on_code_only_pocl_accepts(tmp_path: Path):
 
 
 def _device(extensions: set[str], version: str):
-    return SimpleNamespace(extensions=" ".join(sorted(extensions)), opencl_c_version=version)
+    import pyopencl as cl
+
+    return SimpleNamespace(
+        extensions=" ".join(sorted(extensions)),
+        opencl_c_version=version,
+        type=cl.device_type.GPU,
+    )
 
 
 def test_khr_subgroups_only_where_the_device_compiles_them():

@@ -549,7 +549,7 @@ def test_tree_loops_are_do_while_opening_with_a_barrier():
 
 
 def _kernel_source(source: str, name: str) -> str:
-    start = source.index(f"void xg_k__{name}(")
+    start = re.search(rf"void xg[0-9]+_{name}\(", source).start()
     end = source.find("__kernel", start)
     return source[start : end if end >= 0 else len(source)]
 
