@@ -190,12 +190,13 @@ def test_unterminated_string_on_a_long_line_does_not_hang(xgpu_opt):
     def too_slow(signum, frame):
         raise TimeoutError("the lexer hangs on an unterminated string")
 
-    signal.signal(signal.SIGALRM, too_slow)
+    old = signal.signal(signal.SIGALRM, too_slow)
     signal.alarm(10)
     try:
         res = xgpu_opt(f"func.func @f(%m: memref<?xf32>) {{\n{line}\n  func.return\n}}\n")
     finally:
         signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
     assert res.rc == 1
     assert res.err.splitlines()[0] == (
         f"input.mlir:2:{len(line) + 1}: error: expected '\"' in string literal"

@@ -132,12 +132,13 @@ def test_mutated_programs_never_crash(driver: XGpuOptMain, data: st.DataObject):
         text = _mutate(data, text)
     driver.ctx.allow_unregistered = True
     # A hang is a failure too (xDSL's lexer once backtracked exponentially).
-    signal.signal(signal.SIGALRM, _too_slow)
+    old = signal.signal(signal.SIGALRM, _too_slow)
     signal.alarm(20)
     try:
         result = driver.process_chunk(text, "fuzz.mlir", 0)
     finally:
         signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
     for diag in result.diagnostics:
         assert "internal error" not in diag.message, (text, diag.message)
         assert "verifier failed unexpectedly" not in diag.message, (text, diag.message)

@@ -432,9 +432,34 @@ def test_timeout_flag_is_checked(capfd):
     assert "--unchecked needs --backend opencl" in capfd.readouterr().err
 
 
+def test_simulator_timeout_of_a_spinning_work_item_in_any_thread():
+    """The timer interrupts a work-item that loops forever outside the main
+    thread, and where the program has a SIGALRM handler of its own."""
+    import signal
+    import threading
+
+    found: list = []
+
+    def target() -> None:
+        try:
+            xgpu.run(SPIN, backend="sim", timeout=1)
+        except RunError as err:
+            found.append(err.diagnostic.message)
+
+    old = signal.signal(signal.SIGALRM, lambda *_: None)
+    try:
+        thread = threading.Thread(target=target, daemon=True)
+        thread.start()
+        thread.join(120)
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    assert not thread.is_alive()
+    assert found and "error: " + found[0] == TIMEOUT_MESSAGE
+
+
 def test_simulator_timeout_between_work_items_outside_the_main_thread():
-    """No SIGALRM outside the main thread: the clock is read between
-    work-items, which ends a launch of 2^31 - 1 short blocks."""
+    """The clock read between work-items ends a launch of 2^31 - 1 short
+    blocks."""
     import threading
 
     text = launch("%c, %c1, %c1", "%c1, %c1, %c1").replace(

@@ -25,14 +25,12 @@ the work-item, the block and the indices (read from the frame's locals).
 Launch sizes are checked before a launch is issued (`sim_device`,
 `xgpu.runtime.launch_limits.SIM_LIMITS`); blocks are made one at a time. With
 a timeout, a launch that runs longer is ended with an error at the
-`gpu.launch_func`: the clock is read between work-items, and in the main
-thread a `SIGALRM` timer also interrupts a work-item that loops forever
-(where the program has no `SIGALRM` handler of its own).
+`gpu.launch_func`: the clock is read between work-items, and a timer thread
+interrupts a work-item that loops forever (`_Alarm`).
 """
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 import traceback
@@ -58,31 +56,45 @@ class _Expired(BaseException):
     handlers must not catch it)."""
 
 
-def _expire(signum: int, frame: Any) -> None:
-    raise _Expired
-
-
 class _Alarm:
-    """A SIGALRM timer for the length of one launch, where one can be used."""
+    """Interrupts the launching thread with `_Expired` after `seconds`: a
+    timer thread raises it there asynchronously (`PyThreadState_SetAsyncExc`,
+    at the next bytecode), so a work-item that loops forever stops too, in any
+    thread and without touching the program's signal handlers."""
 
     def __init__(self, seconds: float):
-        self.old: Any = None
-        self.armed = False
-        if not hasattr(signal, "setitimer") or threading.current_thread() is not (
-            threading.main_thread()
-        ):
-            return
-        if signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL:
-            return
-        self.old = signal.signal(signal.SIGALRM, _expire)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        self.armed = True
+        self.ident = threading.get_ident()
+        self.lock = threading.Lock()
+        self.done = False
+        self.fired = False
+        self.timer = threading.Timer(seconds, self._fire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _fire(self) -> None:
+        with self.lock:
+            if self.done:
+                return
+            self.fired = True
+            _set_async_exc(self.ident, _Expired)
 
     def disarm(self) -> None:
-        if self.armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.old)
-            self.armed = False
+        """No interruption after this returns (a pending one is dropped)."""
+        with self.lock:
+            if self.done:
+                return
+            self.done = True
+            self.timer.cancel()
+            if self.fired:
+                _set_async_exc(self.ident, None)
+
+
+def _set_async_exc(ident: int, exc: type[BaseException] | None) -> None:
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(ident), ctypes.py_object(exc) if exc is not None else None
+    )
 
 
 class BlockState:
@@ -265,13 +277,15 @@ class Launch:
         self.deadline = time.monotonic() + self.timeout
         alarm = _Alarm(self.timeout)
         try:
-            self._run()
+            try:
+                self._run()
+            finally:
+                alarm.disarm()  # a pending interruption may still land here
         except _Expired:
+            alarm.disarm()
             from xgpu.runtime.launch_limits import timeout_message
 
             raise OpFailure(self.task.op, timeout_message(self.symbol, self.timeout)) from None
-        finally:
-            alarm.disarm()
 
     def _blocks(self) -> Iterator[tuple[int, int, int]]:
         gx, gy, gz = self.grid
