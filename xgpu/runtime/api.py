@@ -55,6 +55,7 @@ from xdsl.ir import Operation
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
+from xgpu.ir.nesting import deep_call
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
 from xgpu.runtime.memref import (
     MemRef,
@@ -110,6 +111,10 @@ def _has_op(module: ModuleOp, name: str) -> bool:
 def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleOp, SourceFiles]:
     """Parse (if text), verify and outline `gpu.launch` ops; a `ModuleOp` is
     cloned first when it has launches to outline."""
+    return deep_call(_load, module_or_text, name)
+
+
+def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFiles]:
     from xgpu.ir.verifier import verify_ir
     from xgpu.runtime.syntax import runner_context
     from xgpu.tools.xgpu_opt import _LocatedParseError, parse_error_diagnostic
@@ -286,7 +291,7 @@ class Runner:
         self._kernels = None
         compiler = HostCompiler(module, _Hooks(self))
         try:
-            self.program: HostProgram = compiler.compile()
+            self.program: HostProgram = deep_call(compiler.compile)
         except HostCompileError as err:
             raise _error(err.op, err.message, sources) from None
         except RunError:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from xgpu.backend.opencl import flat
 from xgpu.backend.opencl import memref as mr
 from xgpu.backend.opencl import reductions as red
 from xgpu.backend.opencl.errors import EmitError
@@ -57,6 +58,7 @@ from xgpu.backend.opencl.types import (
     memref_info,
 )
 from xgpu.diagnostics import op_name
+from xgpu.ir.nesting import deep_call
 from xgpu.semantics import (
     CHelper,
     OpSemantics,
@@ -711,6 +713,8 @@ class FunctionEmitter:
         name = _name(op)
         handler = _HANDLERS.get(name)
         if handler is not None:
+            if self.w.depth >= flat.FLAT_DEPTH:
+                handler = flat.FLAT_HANDLERS.get(name, handler)
             handler(self, op)
             return
         if name in _SEMANTIC_OPS:
@@ -1098,4 +1102,5 @@ def _call(fe: FunctionEmitter, op: Operation) -> None:
 
 
 def emit_program(module_op: Operation, options: Options) -> OpenCLProgram:
-    return ModuleEmitter(module_op, options).run()
+    # Emitting recurses once per level of region nesting.
+    return deep_call(ModuleEmitter(module_op, options).run)
