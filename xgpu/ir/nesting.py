@@ -37,6 +37,11 @@ T = TypeVar("T")
 _state = threading.local()
 
 
+#: what a tool reports when the IR recursion still runs past the limit
+#: (attributes or types nested tens of thousands deep, IR built in Python)
+TOO_DEEP = "nested too deeply for xgpu (Python recursion limit)"
+
+
 def nesting_error() -> str:
     return f"regions are nested more than {MAX_NESTING} levels deep (xgpu's limit)"
 
@@ -55,19 +60,20 @@ def deep_call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         except BaseException as err:  # re-raised in the caller's thread
             outcome.append((False, err))
 
+    thread = threading.Thread(target=target, name="xgpu-deep", daemon=True)
     old_size = threading.stack_size()
-    try:
-        threading.stack_size(STACK_BYTES)
-    except (ValueError, RuntimeError):  # pragma: no cover - a platform without it
-        return fn(*args, **kwargs)
     old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
     try:
-        thread = threading.Thread(target=target, name="xgpu-deep", daemon=True)
-        sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
         try:
-            thread.start()
-        finally:
-            threading.stack_size(old_size)
+            threading.stack_size(STACK_BYTES)
+            try:
+                thread.start()
+            finally:
+                threading.stack_size(old_size)
+        except (ValueError, RuntimeError):  # pragma: no cover - no such stack here
+            sys.setrecursionlimit(old_limit)
+            return fn(*args, **kwargs)
         thread.join()
     finally:
         sys.setrecursionlimit(old_limit)

@@ -951,6 +951,13 @@ def python_error_message(err: BaseException) -> str | None:
     (None: nothing known; the error is then reported as it is)."""
     if isinstance(err, ValueError) and "range() arg 3 must not be zero" in str(err):
         return "undefined behavior: a loop with a step of 0"
+    if isinstance(err, RecursionError):
+        import sys
+
+        return (
+            "calls nested too deeply: the program recursed past Python's recursion "
+            f"limit ({sys.getrecursionlimit()} frames)"
+        )
     return None
 
 

@@ -192,7 +192,8 @@ def switch(
             if n:
                 c.w.indent -= 1
         return
-    if list(values) != list(range(n)):
+    if default is not None or list(values) != list(range(n)):
+        # Positions 0..n-1 of the cases, n for the default.
         table = c.bind({v: i for i, v in enumerate(values)}, "sw")
         position = c.fresh("k")
         c.w(f"{position} = {table}.get({key}, {n})", op)
@@ -228,12 +229,9 @@ def _tree(c: Any, key: str, lo: int, hi: int, branch: Callable[[int], None], op)
         size *= FANOUT
     for start in range(lo, hi, size):
         stop = min(start + size, hi)
-        if start == lo:
-            c.w(f"if {key} < {stop}:", op)
-        elif stop < hi:
-            c.w(f"elif {key} < {stop}:", op)
-        else:
-            c.w("else:", op)
+        # (`elif` rather than `else` at the end: an `else` holding an `if` is
+        # one longer chain to Python's compiler.)
+        c.w(f"{'if' if start == lo else 'elif'} {key} < {stop}:", op)
         c.w.indent += 1
         _tree(c, key, start, stop, branch, op)
         c.w.indent -= 1

@@ -41,7 +41,7 @@ from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.lexer import FastMLIRLexer
-from xgpu.ir.nesting import MAX_NESTING, deep_call, nesting_error
+from xgpu.ir.nesting import MAX_NESTING, TOO_DEEP, deep_call, nesting_error
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.oracle import find_mlir_opt
@@ -520,8 +520,7 @@ class XGpuOptMain(xDSLOptMain):
             # Attributes or types nested deeper than the recursion limit allows.
             if parser is None:
                 raise
-            message = "nested too deeply for xgpu (Python recursion limit)"
-            return ChunkResult(None, [parser.diagnostic_here(message)])
+            return ChunkResult(None, [parser.diagnostic_here(TOO_DEEP)])
         except Exception as err:
             # xDSL raises other exceptions for some malformed input (`^0` as a block
             # name, `array<i302: ...>`): report them where the parser stands.
@@ -605,8 +604,7 @@ class XGpuOptMain(xDSLOptMain):
                 try:
                     result = self.process_chunk(chunk, name, line_offset)
                 except RecursionError:
-                    message = "regions are nested too deeply for xgpu-opt (Python recursion limit)"
-                    result = ChunkResult(None, [Diagnostic("error", message, None)])
+                    result = ChunkResult(None, [Diagnostic("error", TOO_DEEP, None)])
                 except Exception as err:  # never a Python traceback
                     message = f"internal error: {type(err).__name__}: {err}"
                     result = ChunkResult(None, [Diagnostic("error", message, None)])
