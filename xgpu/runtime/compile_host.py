@@ -141,6 +141,7 @@ class HostCompiler:
         self.context_params: list[str] = []
         #: outlined ops waiting for their function: (op, name, params, results)
         self.outlined: list[tuple[Operation, str, list[str], list[str]]] = []
+        self.free_memo: dict[Operation, list[SSAValue]] = {}
 
     # -- naming ------------------------------------------------------------ #
 

@@ -190,6 +190,7 @@ class KernelCompiler(HostCompiler):
         self.generators: set[str] = set()
         self.op_ids: list[Operation] = []
         self.context_params = [CTX]
+        self.yield_memo: dict[Operation, bool] = {}
 
     # -- memrefs --------------------------------------------------------- #
 
@@ -211,10 +212,20 @@ class KernelCompiler(HostCompiler):
         return names
 
     def yields(self, op: Operation) -> bool:
-        return any(
-            inner.name in SYNC_OPS
-            or (inner.name == "func.call" and inner.callee.root_reference.data in self.generators)
-            for inner in flat.ops_within(op)
+        def summary(current: Operation) -> bool:
+            return self._syncs(current) or any(
+                self._syncs(inner) or (bool(inner.regions) and self.yield_memo[inner])
+                for region in current.regions
+                for block in region.blocks
+                for inner in block.ops
+            )
+
+        return flat.summarize(op, self.yield_memo, summary)
+
+    def _syncs(self, op: Operation) -> bool:
+        """Whether `op` itself yields: a barrier, a collective, a call of a generator."""
+        return op.name in SYNC_OPS or (
+            op.name == "func.call" and op.callee.root_reference.data in self.generators
         )
 
     def op_id(self, op: Operation) -> int:
