@@ -174,13 +174,13 @@ def test_generic_alloc_without_segment_sizes_gets_zeros(xgpu_opt):
     assert "gpu.alloc  () : memref<4xf32>" in res.out
 
 
-def test_deep_nesting_is_a_diagnostic(xgpu_opt):
-    depth = 2000
+def test_deep_nesting_parses_verifies_and_prints(xgpu_opt):
+    # (Past xgpu's limit of nesting: tests/unit/test_hostile_limits.py.)
+    depth = 1000
     text = "func.func @f(%b: i1) {\n" + "scf.if %b {\n" * depth + "}\n" * depth + "func.return\n}\n"
     res = xgpu_opt(text)
-    assert res.rc == 1
-    assert "error: regions are nested too deeply" in res.err
-    assert "Traceback" not in res.err
+    assert res.rc == 0, res.err
+    assert res.out.count("scf.if %") == depth
 
 
 def test_unterminated_string_on_a_long_line_does_not_hang(xgpu_opt):

@@ -40,10 +40,12 @@ from xgpu.ir.affine_text import affine_map_text
 def _uses_affine_maps(root: Operation) -> bool:
     """Whether an attribute or type in `root` holds an affine map (a quick scan,
     so that modules without maps are printed once)."""
-    memo: dict[Attribute, bool] = {}
+    # By identity: hashing a nested attribute hashes all of it (quadratic in
+    # the nesting depth of `[[[...]]]`).
+    memo: dict[int, bool] = {}
 
     def holds(attr: Attribute) -> bool:
-        if (known := memo.get(attr)) is not None:
+        if (known := memo.get(id(attr))) is not None:
             return known
         if isinstance(attr, AffineMapAttr):
             found = True
@@ -55,7 +57,7 @@ def _uses_affine_maps(root: Operation) -> bool:
             found = any(isinstance(p, Attribute) and holds(p) for p in attr.parameters)
         else:
             found = False
-        memo[attr] = found
+        memo[id(attr)] = found
         return found
 
     for op in root.walk():

@@ -73,6 +73,7 @@ from xdsl.ir import Operation
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
+from xgpu.ir.nesting import TOO_DEEP, deep_call
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
 from xgpu.runtime.memref import (
     MemRef,
@@ -132,6 +133,10 @@ def _has_op(module: ModuleOp, name: str) -> bool:
 def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleOp, SourceFiles]:
     """Parse (if text), verify and outline `gpu.launch` ops; a `ModuleOp` is
     cloned first when it has launches to outline."""
+    return deep_call(_load, module_or_text, name)
+
+
+def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFiles]:
     from xgpu.ir.verifier import verify_ir
     from xgpu.runtime.syntax import runner_context
     from xgpu.tools.xgpu_opt import _LocatedParseError, parse_error_diagnostic
@@ -155,6 +160,8 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
             raise RunError(err.diag, sources) from None
         except Exception as err:  # as xgpu-opt: reported where the parser stands
             message = " ".join(map(str, err.args)) or type(err).__name__
+            if isinstance(err, RecursionError):
+                message = TOO_DEEP
             if parser is None:
                 raise RunError(Diagnostic("error", message, None), sources) from None
             raise RunError(parser.diagnostic_here(message), sources) from None
@@ -162,7 +169,10 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
         module = module_or_text
     else:
         raise TypeError("run() takes MLIR text or a builtin.module")
-    diag = verify_ir(module)
+    try:
+        diag = verify_ir(module)
+    except RecursionError:  # a module built deeper than any parsed one
+        raise RunError(Diagnostic("error", TOO_DEEP, None), sources) from None
     if diag is not None:
         raise RunError(diag, sources)
     if _has_op(module, "gpu.launch"):
@@ -328,7 +338,7 @@ class Runner:
         self._kernels = None
         compiler = HostCompiler(module, _Hooks(self))
         try:
-            self.program: HostProgram = compiler.compile()
+            self.program: HostProgram = deep_call(compiler.compile)
         except HostCompileError as err:
             raise _error(err.op, err.message, sources) from None
         except RunError:
@@ -506,7 +516,12 @@ class Runner:
         tb = err.__traceback__
         for frame, line in traceback.walk_tb(tb):
             if frame.f_code.co_filename == self.program.filename:
-                op = self.program.op_at(line)
+                found = self.program.op_at(line)
+                # Recursion: the innermost call, not whatever op ran out of stack.
+                if not isinstance(err, RecursionError) or op is None:
+                    op = found
+                elif found is not None and found.name == "func.call":
+                    op = found
         message = _runtime_message(err)
         notes = err.notes if isinstance(err, OpFailure) else ()
         return _error(op, message, self.sources, notes)

@@ -30,6 +30,7 @@ program runs.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -48,6 +49,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xgpu.diagnostics import op_name
 from xgpu.mangle import Namer
+from xgpu.runtime import flat
 from xgpu.runtime.memref import (
     DYNAMIC,
     MemRef,
@@ -113,18 +115,6 @@ def _py_literal(value: Any) -> str | None:
 _counter = 0
 
 
-class _Writer:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.line_ops: dict[int, Operation] = {}
-        self.indent = 0
-
-    def __call__(self, text: str, op: Operation | None = None) -> None:
-        self.lines.append("    " * self.indent + text)
-        if op is not None:
-            self.line_ops[len(self.lines)] = op
-
-
 class HostCompiler:
     """Generates the Python code of a module's host functions.
 
@@ -141,7 +131,7 @@ class HostCompiler:
     def __init__(self, module: ModuleOp, hooks: Any):
         self.module = module
         self.hooks = hooks
-        self.w = _Writer()
+        self.w = flat.Writer()
         self.ns: dict[str, Any] = {}
         self.names: dict[SSAValue, str] = {}
         self.n_values = 0
@@ -160,6 +150,11 @@ class HostCompiler:
         #: whether host accesses keep registered host memory coherent with its
         #: device copy (`xgpu.runtime.coherence`); decided at the first access
         self.coherent: bool | None = None
+        #: names every generated function takes first (kernels: the work-item)
+        self.context_params: list[str] = []
+        #: outlined ops waiting for their function: (op, name, params, results)
+        self.outlined: list[tuple[Operation, str, list[str], list[str]]] = []
+        self.free_memo: dict[Operation, list[SSAValue]] = {}
 
     # -- naming ------------------------------------------------------------ #
 
@@ -172,6 +167,10 @@ class HostCompiler:
 
     def vs(self, values: Any) -> list[str]:
         return [self.v(x) for x in values]
+
+    def value_names(self, value: SSAValue) -> list[str]:
+        """The locals that stand for `value` (passed to outlined code)."""
+        return [self.v(value)]
 
     def bind(self, obj: Any, hint: str = "k") -> str:
         name = f"_{hint}{self.n_bound}"
@@ -215,6 +214,7 @@ class HostCompiler:
         for name, op in self.funcs.items():
             if op.body.blocks:
                 self.function(op)
+        flat.emit_outlined(self)
         source = "\n".join(self.w.lines) + "\n"
         code = compile(source, filename, "exec")
         exec(code, self.ns)
@@ -248,11 +248,13 @@ class HostCompiler:
         self.w(f"{state} = 0")
         self.w("while True:")
         self.w.indent += 1
-        for i, block in enumerate(blocks):
-            self.w(f"{'if' if i == 0 else 'elif'} {state} == {i}:")
-            self.w.indent += 1
-            self.block_ops(block, on_exit, (state, index))
-            self.w.indent -= 1
+        flat.switch(
+            self,
+            state,
+            range(len(blocks)),
+            lambda i: self.block_ops(blocks[i], on_exit, (state, index)),
+            None,
+        )
         self.w.indent -= 1
 
     def block_ops(
@@ -300,20 +302,22 @@ class HostCompiler:
             values = op.case_values.get_values() if op.case_values is not None else ()
             segments = op.case_operand_segments.get_values() if op.case_operand_segments else ()
             operands = list(op.case_operands)
-            start = 0
-            for i, (value, block) in enumerate(zip(values, op.case_blocks)):
-                count = segments[i] if i < len(segments) else 0
-                self.w(f"{'if' if i == 0 else 'elif'} {flag} == {int(value)}:", op)
-                self.w.indent += 1
-                self.jump(op, block, operands[start : start + count], machine)
-                self.w.indent -= 1
-                start += count
-            if values:
-                self.w("else:")
-                self.w.indent += 1
-            self.jump(op, op.default_block, op.default_operands, machine)
-            if values:
-                self.w.indent -= 1
+            starts = [0]
+            for i in range(len(values)):
+                starts.append(starts[-1] + (segments[i] if i < len(segments) else 0))
+            blocks = list(op.case_blocks)
+
+            def case(i: int) -> None:
+                self.jump(op, blocks[i], operands[starts[i] : starts[i + 1]], machine)
+
+            flat.switch(
+                self,
+                flag,
+                [int(value) for value in values],
+                case,
+                op,
+                lambda: self.jump(op, op.default_block, op.default_operands, machine),
+            )
 
     # -- terminators that leave a region --------------------------------- #
 
@@ -351,6 +355,17 @@ class HostCompiler:
 
     def op(self, op: Operation) -> None:
         self.current_op = op
+        if op.regions and self.w.too_deep():
+            flat.outline(self, op)
+            return
+        self.dispatch(op)
+
+    def yields(self, op: Operation) -> bool:
+        """Whether the code of `op` yields (simulated barriers): host code never does."""
+        return False
+
+    def dispatch(self, op: Operation) -> None:
+        """The code of `op`, where it stands."""
         handler = self.handlers.get(op.name)
         if handler is not None:
             handler(self, op)
@@ -456,18 +471,16 @@ def _h_scf_while(c: HostCompiler, op: Operation) -> None:
 def _h_scf_index_switch(c: HostCompiler, op: Operation) -> None:
     results = c.vs(op.results)
     arg = c.v(op.arg)
-    cases = op.cases.get_values()
-    for i, (value, region) in enumerate(zip(cases, op.case_regions)):
-        c.w(f"{'if' if i == 0 else 'elif'} {arg} == {int(value)}:", op)
-        c.w.indent += 1
-        c.region(region, c.yield_to(results))
-        c.w.indent -= 1
-    if cases:
-        c.w("else:")
-        c.w.indent += 1
-    c.region(op.default_region, c.yield_to(results))
-    if cases:
-        c.w.indent -= 1
+    cases = [int(value) for value in op.cases.get_values()]
+    regions = list(op.case_regions)
+    flat.switch(
+        c,
+        arg,
+        cases,
+        lambda i: c.region(regions[i], c.yield_to(results)),
+        op,
+        lambda: c.region(op.default_region, c.yield_to(results)),
+    )
 
 
 def _h_scf_execute_region(c: HostCompiler, op: Operation) -> None:
@@ -485,9 +498,17 @@ def _h_scf_parallel(c: HostCompiler, op: Operation) -> None:
     lbs, ubs, steps = c.vs(op.lowerBound), c.vs(op.upperBound), c.vs(op.step)
     accs = c.vs(op.results)
     c.assign(accs, c.vs(op.initVals), op)
-    for iv, lb, ub, step in zip(ivs, lbs, ubs, steps):
-        c.w(f"for {iv} in range({lb}, {ub}, {step}):", op)
+    if len(ivs) > _PARALLEL_NEST:
+        # One loop over the product of the ranges (the same order as nested loops).
+        ranges = ", ".join(f"range({lb}, {ub}, {step})" for lb, ub, step in zip(lbs, ubs, steps))
+        c.w(f"for {', '.join(ivs)}, in {c.bind(itertools.product, 'prod')}({ranges}):", op)
         c.w.indent += 1
+        nest = 1
+    else:
+        for iv, lb, ub, step in zip(ivs, lbs, ubs, steps):
+            c.w(f"for {iv} in range({lb}, {ub}, {step}):", op)
+            c.w.indent += 1
+        nest = len(ivs)
     if not ivs:
         c.w("if True:")
         c.w.indent += 1
@@ -510,7 +531,11 @@ def _h_scf_parallel(c: HostCompiler, op: Operation) -> None:
                     c.op(inner)
 
     c.region(op.body, on_reduce)
-    c.w.indent -= max(len(ivs), 1)
+    c.w.indent -= max(nest, 1)
+
+
+#: the most dimensions of an scf.parallel written as nested loops
+_PARALLEL_NEST = 4
 
 
 def _h_cf_assert(c: HostCompiler, op: Operation) -> None:
@@ -598,7 +623,7 @@ def _index_expr(c: HostCompiler, m: str, indices: list[str]) -> str:
     terms = [f"{m}.offset"]
     for d, i in enumerate(indices):
         terms.append(f"{i} * {m}.strides[{d}]")
-    return " + ".join(terms)
+    return flat.chain(terms, " + ")
 
 
 def _bounds_check(c: HostCompiler, op: Operation, m: str, indices: list[str]) -> None:
@@ -769,7 +794,7 @@ def _h_memref_reshape(c: HostCompiler, op: Operation) -> None:
             if size >= 0:
                 parts.append(str(size))
             else:
-                parts.append(" * ".join(f"{src}.sizes[{i}]" for i in groups[d]) or "1")
+                parts.append(flat.chain([f"{src}.sizes[{i}]" for i in groups[d]], " * ") or "1")
         sizes = "(" + "".join(p + ", " for p in parts) + ")"
     c.w(f"{c.v(op.result)} = _reshape({c.v(op.src)}, {sizes})", op)
 
@@ -815,7 +840,7 @@ def _deps(c: HostCompiler, op: Operation) -> str:
         return "()"
     if len(deps) == 1:
         return deps[0]
-    return " + ".join(deps)
+    return flat.chain(deps, " + ")
 
 
 def _is_async(op: Operation) -> bool:
@@ -853,7 +878,7 @@ def _h_gpu_wait(c: HostCompiler, op: Operation) -> None:
         else:
             c.w(f"{token} = _tok.join({', '.join(deps)})", op)
     elif deps:
-        c.w(f"_tok.wait({' + '.join(deps)})", op)
+        c.w(f"_tok.wait({flat.chain(deps, ' + ')})", op)
     else:
         c.w("_tok.wait_all()", op)
 
@@ -1011,6 +1036,13 @@ def python_error_message(err: BaseException) -> str | None:
     (None: nothing known; the error is then reported as it is)."""
     if isinstance(err, ValueError) and "range() arg 3 must not be zero" in str(err):
         return "undefined behavior: a loop with a step of 0"
+    if isinstance(err, RecursionError):
+        import sys
+
+        return (
+            "calls nested too deeply: the program recursed past Python's recursion "
+            f"limit ({sys.getrecursionlimit()} frames)"
+        )
     return None
 
 

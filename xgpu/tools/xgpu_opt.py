@@ -41,6 +41,7 @@ from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.lexer import FastMLIRLexer
+from xgpu.ir.nesting import MAX_NESTING, TOO_DEEP, deep_call, nesting_error
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.oracle import find_mlir_opt
@@ -117,6 +118,7 @@ _SIMPLE_TYPE = re.compile(
 )
 
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
+_L_BRACE = MLIRTokenKind.L_BRACE
 
 
 class LocatingParser(Parser):
@@ -132,6 +134,7 @@ class LocatingParser(Parser):
         self._line_offset = line_offset
         self._index = LineIndex(text)
         self._name_positions: list[tuple[int, int]] = []
+        self._region_depth = 0
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
@@ -221,7 +224,13 @@ class LocatingParser(Parser):
 
     def parse_optional_region(self, *args, **kwargs):
         with _generic_parse():
-            return super().parse_optional_region(*args, **kwargs)
+            if self._region_depth >= MAX_NESTING and self._current_token.kind is _L_BRACE:
+                self.raise_error(nesting_error())
+            self._region_depth += 1
+            try:
+                return super().parse_optional_region(*args, **kwargs)
+            finally:
+                self._region_depth -= 1
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # mlir-opt 22 registers MLIR's `test` dialect, which allows unknown ops:
@@ -508,7 +517,10 @@ class XGpuOptMain(xDSLOptMain):
             assert parser is not None
             return ChunkResult(None, [parser.diagnostic_here(str(err))])
         except RecursionError:
-            raise
+            # Attributes or types nested deeper than the recursion limit allows.
+            if parser is None:
+                raise
+            return ChunkResult(None, [parser.diagnostic_here(TOO_DEEP)])
         except Exception as err:
             # xDSL raises other exceptions for some malformed input (`^0` as a block
             # name, `array<i302: ...>`): report them where the parser stands.
@@ -559,7 +571,7 @@ class XGpuOptMain(xDSLOptMain):
 
     def run(self) -> None:
         try:
-            sys.exit(self._run())
+            sys.exit(deep_call(self._run))
         except (KeyboardInterrupt, BrokenPipeError):
             sys.exit(1)
         finally:
@@ -592,8 +604,7 @@ class XGpuOptMain(xDSLOptMain):
                 try:
                     result = self.process_chunk(chunk, name, line_offset)
                 except RecursionError:
-                    message = "regions are nested too deeply for xgpu-opt (Python recursion limit)"
-                    result = ChunkResult(None, [Diagnostic("error", message, None)])
+                    result = ChunkResult(None, [Diagnostic("error", TOO_DEEP, None)])
                 except Exception as err:  # never a Python traceback
                     message = f"internal error: {type(err).__name__}: {err}"
                     result = ChunkResult(None, [Diagnostic("error", message, None)])

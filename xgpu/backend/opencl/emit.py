@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from xgpu.backend.opencl import guards
+from xgpu.backend.opencl import flat, guards
 from xgpu.backend.opencl import memref as mr
 from xgpu.backend.opencl import reductions as red
 from xgpu.backend.opencl.errors import EmitError
@@ -58,6 +58,7 @@ from xgpu.backend.opencl.types import (
     memref_info,
 )
 from xgpu.diagnostics import op_name
+from xgpu.ir.nesting import deep_call
 from xgpu.mangle import mangled
 from xgpu.semantics import (
     CHelper,
@@ -763,6 +764,8 @@ class FunctionEmitter:
         name = _name(op)
         handler = _HANDLERS.get(name)
         if handler is not None:
+            if self.w.depth >= flat.FLAT_DEPTH:
+                handler = flat.FLAT_HANDLERS.get(name, handler)
             handler(self, op)
             return
         if name in _SEMANTIC_OPS:
@@ -1142,4 +1145,5 @@ def _call(fe: FunctionEmitter, op: Operation) -> None:
 
 
 def emit_program(module_op: Operation, options: Options) -> OpenCLProgram:
-    return ModuleEmitter(module_op, options).run()
+    # Emitting recurses once per level of region nesting.
+    return deep_call(ModuleEmitter(module_op, options).run)

@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.mangle import Namer
+from xgpu.runtime import flat
 from xgpu.runtime.compile_host import (
     _EXIT_TERMINATORS,
     _HANDLERS,
@@ -201,6 +202,8 @@ class KernelCompiler(HostCompiler):
         self.access_names: dict[Operation, tuple[str, list[str]]] = {}
         self.generators: set[str] = set()
         self.op_ids: list[Operation] = []
+        self.context_params = [CTX]
+        self.yield_memo: dict[Operation, bool] = {}
 
     # -- memrefs --------------------------------------------------------- #
 
@@ -210,14 +213,33 @@ class KernelCompiler(HostCompiler):
         if not isinstance(t, MemRefType):
             return
         v = self.v(value)
-        rank = len(t.get_shape())
-        names = [f"{v}_d", f"{v}_i", f"{v}_h", f"{v}_o"]
-        names += [f"{v}_n{d}" for d in range(rank)]
-        names += [f"{v}_s{d}" for d in range(rank)]
-        names.append(f"{v}_e")
+        names = _descriptor_names(v, len(t.get_shape()))
         self.ns.setdefault("_unpack", unpack)
         self.w(f"{', '.join(names)}, = _unpack({v})")
         self.unpacked[value] = v
+
+    def value_names(self, value: SSAValue) -> list[str]:
+        names = [self.v(value)]
+        if value in self.unpacked:
+            names += _descriptor_names(names[0], len(value.type.get_shape()))
+        return names
+
+    def yields(self, op: Operation) -> bool:
+        def summary(current: Operation) -> bool:
+            return self._syncs(current) or any(
+                self._syncs(inner) or (bool(inner.regions) and self.yield_memo[inner])
+                for region in current.regions
+                for block in region.blocks
+                for inner in block.ops
+            )
+
+        return flat.summarize(op, self.yield_memo, summary)
+
+    def _syncs(self, op: Operation) -> bool:
+        """Whether `op` itself yields: a barrier, a collective, a call of a generator."""
+        return op.name in SYNC_OPS or (
+            op.name == "func.call" and op.callee.root_reference.data in self.generators
+        )
 
     def op_id(self, op: Operation) -> int:
         self.op_ids.append(op)
@@ -252,6 +274,7 @@ class KernelCompiler(HostCompiler):
         for op in funcs:
             if op.body.blocks:
                 self.function(op)
+        flat.emit_outlined(self)
         source = "\n".join(self.w.lines) + "\n"
         code = compile(source, filename, "exec")
         exec(code, self.ns)
@@ -325,6 +348,16 @@ class KernelCompiler(HostCompiler):
             self.w(f"return ({', '.join(values)})", op)
 
 
+def _descriptor_names(v: str, rank: int) -> list[str]:
+    """The locals a memref `v` of rank `rank` is unpacked into (see the module
+    doc; `_e`: the storage's element count)."""
+    names = [f"{v}_d", f"{v}_i", f"{v}_h", f"{v}_o"]
+    names += [f"{v}_n{d}" for d in range(rank)]
+    names += [f"{v}_s{d}" for d in range(rank)]
+    names.append(f"{v}_e")
+    return names
+
+
 def _value_label(value: SSAValue) -> str:
     hint = value.name_hint
     return f"%{hint}" if hint else "a buffer"
@@ -336,7 +369,7 @@ def _yielding_functions(funcs: dict[str, Operation]) -> set[str]:
     calls: dict[str, set[str]] = {}
     for name, op in funcs.items():
         calls[name] = set()
-        for inner in op.walk():
+        for inner in flat.ops_within(op):
             if inner.name in SYNC_OPS:
                 direct.add(name)
             elif inner.name == "func.call":
@@ -395,7 +428,7 @@ def _memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
     if indices:
         cond = " and ".join(f"0 <= {i} < {m}_n{d}" for d, i in enumerate(indices))
         c.w(f"if not ({cond}): _oob()", op)
-    pos = " + ".join([f"{m}_o", *(f"{i} * {m}_s{d}" for d, i in enumerate(indices))])
+    pos = flat.chain([f"{m}_o", *(f"{i} * {m}_s{d}" for d, i in enumerate(indices))], " + ")
     c.w(f"_p = {pos}", op)
     # A descriptor cannot reach outside its memory (as on OpenCL).
     c.w(f"if not 0 <= _p < {m}_e: _oob()", op)
