@@ -350,12 +350,25 @@ def test_thousands_of_operands_and_results(program, n):
     assert xgpu.run(text) == expected
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_launch_with_a_thousand_arguments(backend):
+def test_launch_with_a_thousand_arguments():
     text, expected = lp.launch_args_program(1000)
     host = np.zeros(2, dtype=np.int64)
-    xgpu.run(text, args=[host], backend=backend)
+    xgpu.run(text, args=[host], backend="sim")
     assert list(host) == expected
+
+
+def test_launch_arguments_on_opencl_up_to_the_device_limit():
+    """As many arguments as CL_DEVICE_MAX_PARAMETER_SIZE allows run; more are
+    an error at the kernel that names the limit (PoCL: 1024 bytes)."""
+    text, expected = lp.launch_args_program(100)
+    host = np.zeros(2, dtype=np.int64)
+    xgpu.run(text, args=[host])
+    assert list(host) == expected
+    text, _ = lp.launch_args_program(1000)
+    with pytest.raises(RunError) as err:
+        xgpu.run(text, args=[host])
+    assert "(CL_DEVICE_MAX_PARAMETER_SIZE)" in err.value.diagnostic.message
+    assert err.value.diagnostic.location.line == 3  # the gpu.func
 
 
 @pytest.mark.parametrize("kind", ["scf", "cf"])
