@@ -20,6 +20,7 @@ flat separately, see `xgpu.runtime.flat`.
 
 from __future__ import annotations
 
+import queue
 import sys
 import threading
 from collections.abc import Callable
@@ -46,19 +47,67 @@ def nesting_error() -> str:
     return f"regions are nested more than {MAX_NESTING} levels deep (xgpu's limit)"
 
 
+#: region nesting that Python's default stack and recursion limit handle
+SHALLOW = 48
+
+
+def region_depth(op: Any) -> int:
+    """How deeply regions nest inside `op` (0: none), found without recursion."""
+    deepest = 0
+    stack = [(op, 0)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for region in current.regions:
+            for block in region.blocks:
+                stack.extend((inner, depth + 1) for inner in block.ops)
+    return deepest
+
+
+def deep_call_for(op: Any, fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)`, on a deep stack only when `op` nests regions deeper than
+    `SHALLOW` (ordinary programs skip the thread)."""
+    if region_depth(op) <= SHALLOW:
+        return fn(*args)
+    return deep_call(fn, *args)
+
+
+def on_caller_thread(fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)` on the thread that called `deep_call` (directly outside
+    one). The runtime makes and uses its OpenCL objects there: drivers may tie
+    them to a thread (Oclgrind 21.10's --uninitialized crashes when a context
+    made on one thread is used on another)."""
+    requests = getattr(_state, "requests", None)
+    if requests is None:
+        return fn(*args)
+    box: list[Any] = []
+    done = threading.Event()
+    requests.put((lambda: fn(*args), box, done))
+    done.wait()
+    ok, value = box[0]
+    if ok:
+        return value
+    raise value
+
+
 def deep_call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """`fn(*args, **kwargs)` on a deep stack (see the module docstring); a
-    call made inside another `deep_call` runs directly."""
+    call made inside another `deep_call` runs directly. While it runs, the
+    caller's thread serves `on_caller_thread` requests."""
     if getattr(_state, "deep", False):
         return fn(*args, **kwargs)
     outcome: list[Any] = []
+    requests: queue.SimpleQueue = queue.SimpleQueue()
 
     def target() -> None:
         _state.deep = True
+        _state.requests = requests
         try:
             outcome.append((True, fn(*args, **kwargs)))
         except BaseException as err:  # re-raised in the caller's thread
             outcome.append((False, err))
+        finally:
+            requests.put(None)
 
     thread = threading.Thread(target=target, name="xgpu-deep", daemon=True)
     old_size = threading.stack_size()
@@ -74,6 +123,13 @@ def deep_call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         except (ValueError, RuntimeError):  # pragma: no cover - no such stack here
             sys.setrecursionlimit(old_limit)
             return fn(*args, **kwargs)
+        while (request := requests.get()) is not None:
+            call, box, done = request
+            try:
+                box.append((True, call()))
+            except BaseException as err:
+                box.append((False, err))
+            done.set()
         thread.join()
     finally:
         sys.setrecursionlimit(old_limit)

@@ -73,7 +73,7 @@ from xdsl.ir import Operation
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
-from xgpu.ir.nesting import TOO_DEEP, deep_call
+from xgpu.ir.nesting import TOO_DEEP, deep_call, deep_call_for, on_caller_thread
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
 from xgpu.runtime.memref import (
     MemRef,
@@ -275,17 +275,23 @@ class _Hooks:
     def runner(self, name: str):
         return self.runner_.utils.functions()[name]
 
+    # The device and its kernels are made on the thread that runs the program
+    # (host code may be compiled on a deep stack: `xgpu.ir.nesting`).
+
     def gpu(self):
-        return self.runner_.gpu_runtime()
+        return on_caller_thread(self.runner_.gpu_runtime)
 
     def coherence(self):
         """The run's `HostCoherence` (device copies of registered host memory),
         or None (the simulator; devices with unified host memory)."""
         if self.pass_ops:
             return None
-        return self.runner_.gpu_runtime().coherence
+        return self.gpu().coherence
 
     def launcher(self, op: Operation):
+        return on_caller_thread(self._launcher, op)
+
+    def _launcher(self, op: Operation):
         if self.pass_ops:  # the simulator: no OpenCL (pyopencl is not imported)
             try:
                 return self.runner_.kernel_cache().launcher(op)
@@ -338,7 +344,7 @@ class Runner:
         self._kernels = None
         compiler = HostCompiler(module, _Hooks(self))
         try:
-            self.program: HostProgram = deep_call(compiler.compile)
+            self.program: HostProgram = deep_call_for(module, compiler.compile)
         except HostCompileError as err:
             raise _error(err.op, err.message, sources) from None
         except RunError:
