@@ -68,6 +68,8 @@ class Diagnostic:
     notes: list[Diagnostic] = field(default_factory=list)
     op: Operation | None = None
     """The op the diagnostic is about, where there is one."""
+    underline: int = 0
+    """How many characters from the location the caret line marks (`^~~~`)."""
 
 
 def location_of(op: Operation | None) -> Location | None:
@@ -175,10 +177,37 @@ class SourceFiles:
         self._lines[name] = text.split("\n")
 
     def line(self, loc: Location) -> str | None:
+        """The source line of `loc`, if the location is inside the text (a
+        column at most one past the end of its line, as llvm's SourceMgr)."""
         lines = self._lines.get(loc.file)
         if lines is None or not (1 <= loc.line <= len(lines)):
             return None
-        return lines[loc.line - 1].rstrip("\r")
+        text = lines[loc.line - 1].rstrip("\r")
+        if not (1 <= loc.col <= len(text) + 1):
+            return None
+        return text
+
+
+_TAB_STOP = 8
+
+
+def _caret_lines(text: str, col: int, underline: int) -> tuple[str, str]:
+    """The source line with tabs expanded (as llvm's SourceMgr prints it) and
+    the caret line: `^` under column `col`, `~` under the rest of the range."""
+    last = min(col - 1 + max(underline, 1), len(text))
+    if "\t" not in text:
+        return text, " " * (col - 1) + "^" + "~" * max(last - col, 0)
+    shown: list[str] = []
+    starts: list[int] = []
+    width = 0
+    for char in text:
+        starts.append(width)
+        step = _TAB_STOP - width % _TAB_STOP if char == "\t" else 1
+        shown.append(" " * step if char == "\t" else char)
+        width += step
+    starts.append(width)
+    begin, stop = starts[col - 1], starts[last]
+    return "".join(shown), " " * begin + "^" + "~" * max(stop - begin - 1, 0)
 
 
 def format_diagnostic(diag: Diagnostic, sources: SourceFiles | None = None) -> str:
@@ -193,8 +222,9 @@ def format_diagnostic(diag: Diagnostic, sources: SourceFiles | None = None) -> s
         if d.location and sources is not None:
             text = sources.line(d.location)
             if text is not None:
-                out.append(text)
-                out.append(" " * (d.location.col - 1) + "^")
+                shown, caret = _caret_lines(text, d.location.col, d.underline)
+                out.append(shown)
+                out.append(caret)
     return "\n".join(out)
 
 

@@ -373,7 +373,9 @@ def parse_error_diagnostic(
         # mlir-opt reports a custom op at its name.
         before = span.input.content[: span.start].rstrip()
         generic = before.endswith('"')
-        if not generic and (at := before.rfind(name)) >= 0:
+        # mlir-opt reports a generic op at the string literal of its name.
+        at = before.rfind('"', 0, len(before) - 1) if generic else before.rfind(name)
+        if at >= 0:
             line, col = LineIndex(span.input.content).line_col(at)
         message = unregistered_op_message(name, generic, known)
         if not generic and "." not in name and (default := getattr(err, _DEFAULT_DIALECT, None)):
@@ -585,6 +587,11 @@ class XGpuOptMain(xDSLOptMain):
         if self.args.output_file is not None:
             out = open(self.args.output_file, "w")
         failed = False
+        # As in mlir-opt 22, the annotations are read from the whole input at
+        # once (an `@above` may point across a `// -----`), and all the chunks'
+        # diagnostics are checked against them.
+        expectations = parse_expectations(text, name, 0) if self.args.verify_diagnostics else []
+        produced: list[Diagnostic] = []
         try:
             chunks = split_chunks(text, self.args.split_input_file)
             first = True
@@ -598,11 +605,7 @@ class XGpuOptMain(xDSLOptMain):
                     message = f"internal error: {type(err).__name__}: {err}"
                     result = ChunkResult(None, [Diagnostic("error", message, None)])
                 if self.args.verify_diagnostics:
-                    expectations = parse_expectations(chunk, name, line_offset)
-                    problems = check(expectations, result.diagnostics)
-                    for problem in problems:
-                        print(format_diagnostic(problem, sources), file=sys.stderr)
-                    failed |= bool(problems)
+                    produced.extend(result.diagnostics)
                 else:
                     for diag in result.diagnostics:
                         print(format_diagnostic(diag, sources), file=sys.stderr)
@@ -612,6 +615,11 @@ class XGpuOptMain(xDSLOptMain):
                         out.write("// -----\n")
                     out.write(result.output)
                     first = False
+            if self.args.verify_diagnostics:
+                problems = check(expectations, produced)
+                for problem in problems:
+                    print(format_diagnostic(problem, sources), file=sys.stderr)
+                failed |= bool(problems)
             out.flush()
         finally:
             if out is not sys.stdout:
