@@ -19,9 +19,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import FileLineColLoc, NameLoc, UnregisteredOp
+from xdsl.dialects.builtin import FileLineColLoc, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
+
+from xgpu.ir.locations import location_stack
 
 SEVERITIES = ("error", "warning", "remark", "note")
 
@@ -73,15 +75,26 @@ class Diagnostic:
 
 
 def location_of(op: Operation | None) -> Location | None:
-    """The source location the parser recorded for `op`, or its nearest ancestor's."""
+    """The source location of `op` as MLIR shows it (the first file location
+    in its names, call sites and fused locations), or its nearest ancestor's."""
     while op is not None:
-        loc = op.location
-        if isinstance(loc, NameLoc):
-            loc = loc.child_loc
-        if isinstance(loc, FileLineColLoc):
-            return Location(loc.filename.data, loc.line.data, loc.column.data)
+        stack = location_stack(op.location)
+        if stack:
+            return _location(stack[0])
         op = op.parent_op()
     return None
+
+
+def _location(loc: FileLineColLoc) -> Location:
+    return Location(loc.filename.data, loc.line.data, loc.column.data)
+
+
+def _called_from(diag: Diagnostic) -> list[Diagnostic]:
+    """mlir-opt's `called from` notes under a diagnostic at a call site location."""
+    if diag.op is None or location_of(diag.op) != diag.location:
+        return []
+    stack = location_stack(diag.op.location)
+    return [Diagnostic("note", "called from", _location(loc)) for loc in stack[1:]]
 
 
 def op_name(op: Operation) -> str:
@@ -213,7 +226,7 @@ def _caret_lines(text: str, col: int, underline: int) -> tuple[str, str]:
 def format_diagnostic(diag: Diagnostic, sources: SourceFiles | None = None) -> str:
     """Format as mlir-opt does: `file:line:col: error: msg`, the line, a caret."""
     out: list[str] = []
-    for d in (diag, *diag.notes):
+    for d in (diag, *_called_from(diag), *diag.notes):
         where = f"{d.location}: " if d.location else "<unknown>:0: "
         out.append(f"{where}{d.severity}: {d.message}")
         # Like mlir-opt, a note at the error's own location shows no source line.

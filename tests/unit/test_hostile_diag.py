@@ -6,6 +6,7 @@ traceback or a hang."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -249,3 +250,47 @@ def test_tabs_are_expanded_and_ranges_underlined():
         "a       b c",
         "        ^~~",
     ]
+
+
+# ------------------------------------------------------------- the locations
+
+
+@pytest.mark.parametrize(
+    "loc",
+    [
+        'loc("input.mlir":1:99999999999)',
+        'loc("input.mlir":99999999999:1)',
+        'loc("input.mlir":-1:-1)',
+        'loc("input.mlir":1:2 to 99999999999:1)',
+    ],
+)
+def test_out_of_range_location_numbers_are_parse_errors(xgpu_opt, loc):
+    res = xgpu_opt(f'"gpu.thread_id"() : () -> index {loc}\n')
+    assert res.rc == 1
+    assert re.match(
+        r"input\.mlir:1:\d+: error: expected integer (line|column) number in FileLineColRange",
+        res.err,
+    )
+    assert "Traceback" not in res.err
+
+
+@pytest.mark.parametrize("kind", ["fused", "callsite", "name"])
+def test_deeply_nested_locations(xgpu_opt, kind):
+    def nest(depth: int) -> str:
+        inner = '"input.mlir":1:3'
+        for _ in range(depth):
+            inner = {
+                "fused": f"fused[{inner}]",
+                "callsite": f'callsite({inner} at "c.mlir":1:1)',
+                "name": f'"n"({inner})',
+            }[kind]
+        return inner
+
+    # Deep enough for xDSL's recursive attribute code: shown where it points.
+    res = xgpu_opt(f'"gpu.thread_id"() : () -> index loc({nest(200)})\n')
+    assert res.err.startswith("input.mlir:1:3: error: 'gpu.thread_id' op requires attribute")
+    # Thousands deep: a located error, no traceback.
+    res = xgpu_opt(f'"gpu.thread_id"() : () -> index loc({nest(20000)})\n')
+    assert res.rc == 1
+    assert re.match(r"input\.mlir:1:\d+: error: nested too deeply for xgpu-opt's parser", res.err)
+    assert "Traceback" not in res.err

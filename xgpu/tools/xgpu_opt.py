@@ -26,7 +26,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnknownLoc, UnregisteredOp, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
-from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
@@ -41,6 +40,7 @@ from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.lexer import FastMLIRLexer
+from xgpu.ir.locations import LocationParser
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.oracle import find_mlir_opt
@@ -119,7 +119,7 @@ _SIMPLE_TYPE = re.compile(
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
 
 
-class LocatingParser(Parser):
+class LocatingParser(LocationParser):
     """A parser that records where each op was written (its name token), as a
     `loc("file":line:col)` location on the op, like MLIR's parser does."""
 
@@ -510,7 +510,13 @@ class XGpuOptMain(xDSLOptMain):
             assert parser is not None
             return ChunkResult(None, [parser.diagnostic_here(str(err))])
         except RecursionError:
-            raise
+            if parser is None:
+                raise
+            # Types, attributes, locations or regions nested deeper than Python's
+            # recursion limit lets xDSL's parser go (mlir-opt's stack overflows
+            # later): an error where the parser stands.
+            message = "nested too deeply for xgpu-opt's parser (Python recursion limit)"
+            return ChunkResult(None, [parser.diagnostic_here(message)])
         except Exception as err:
             # xDSL raises other exceptions for some malformed input (`^0` as a block
             # name, `array<i302: ...>`): report them where the parser stands.
