@@ -285,3 +285,10 @@ def print_mlir(op: Operation, generic: bool = False) -> str:
     else:
         printer.print_op(op)
     return out.getvalue()
+
+
+def attribute_text(attr: Attribute) -> str:
+    """`attr` (or a type) as MLIR prints it inside a diagnostic."""
+    out = StringIO()
+    MLIRPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()

@@ -39,6 +39,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
 from xgpu.ir.printer import XGpuMLIRTarget
@@ -132,6 +133,8 @@ class LocatingParser(LocationParser):
         self._line_offset = line_offset
         self._index = LineIndex(text)
         self._name_positions: list[tuple[int, int]] = []
+        # The `<{...}>` of each generic op being parsed, as written.
+        self._written_properties: list[dict[str, Attribute] | None] = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
@@ -231,6 +234,25 @@ class LocatingParser(LocationParser):
             if before.rstrip().endswith('"'):
                 return UnregisteredOp.with_name(name)
         return super()._get_op_by_name(name)
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        self._written_properties.append(None)
+        try:
+            op = super()._parse_generic_operation(op_type)
+        finally:
+            written = self._written_properties.pop()
+        # MLIR converts `<{...}>` into the op's properties while parsing and
+        # rejects an enum value out of range there.
+        if written and (message := enum_property_error(op.name, written)):
+            at = self._name_positions[-1][0] if self._name_positions else self.pos
+            self.raise_error(message, at, at + 1)
+        return op
+
+    def parse_optional_properties_dict(self) -> dict[str, Attribute]:
+        properties = super().parse_optional_properties_dict()
+        if self._written_properties and self._written_properties[-1] is None:
+            self._written_properties[-1] = dict(properties)
+        return properties
 
     def parse_operation(self) -> Operation:
         depth = len(self._name_positions)
