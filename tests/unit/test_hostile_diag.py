@@ -294,3 +294,73 @@ def test_deeply_nested_locations(xgpu_opt, kind):
     assert res.rc == 1
     assert re.match(r"input\.mlir:1:\d+: error: nested too deeply for xgpu-opt's parser", res.err)
     assert "Traceback" not in res.err
+
+
+# ------------------------------------------------------------------ the splats
+
+
+def _constant(text: str):
+    from xgpu.tools.xgpu_opt import parse
+
+    module = parse(f"func.func @f() {{\n  %0 = arith.constant {text}\n  func.return\n}}\n")
+    (op,) = [o for o in module.walk() if o.name == "arith.constant"]
+    return op.value
+
+
+def test_huge_splat_is_stored_as_one_value():
+    from xgpu.ir.splats import is_compact_splat, splat_value
+
+    attr = _constant("dense<1.5> : tensor<300000000xf32>")
+    assert is_compact_splat(attr)
+    assert len(attr.data.data) == 4
+    assert len(attr) == 300000000
+    assert attr.is_splat() and splat_value(attr) == 1.5
+    values = attr.get_values()
+    assert (len(values), values[0], values[-1], values[123456789]) == (300000000, 1.5, 1.5, 1.5)
+    assert len(values[10:20]) == 10
+    with pytest.raises(IndexError):
+        values[300000000]
+
+
+def test_huge_hex_splat_and_integer_splat():
+    from xgpu.ir.splats import is_compact_splat
+
+    hexed = _constant('dense<"0x0000803F"> : tensor<300000000xf32>')
+    assert is_compact_splat(hexed) and hexed.get_values()[5] == 1.0
+    ints = _constant("dense<-3> : vector<100000xi8>")
+    assert is_compact_splat(ints) and ints.get_values()[99999] == -3
+
+
+def test_small_splats_and_lists_are_unchanged():
+    from xgpu.ir.splats import SPLAT_THRESHOLD, is_compact_splat
+
+    small = _constant(f"dense<2.0> : tensor<{SPLAT_THRESHOLD}xf32>")
+    assert not is_compact_splat(small) and len(small.data.data) == 4 * SPLAT_THRESHOLD
+    listed = _constant("dense<[1, 2, 3]> : tensor<3xi32>")
+    assert listed.get_values() == (1, 2, 3)
+
+
+def test_huge_splat_prints_and_folds_as_one_value(xgpu_opt):
+    text = (
+        "func.func @f() -> tensor<300000000xf32> {\n"
+        "  %0 = arith.constant dense<1.0> : tensor<300000000xf32>\n"
+        "  %1 = arith.addf %0, %0 : tensor<300000000xf32>\n"
+        "  func.return %1 : tensor<300000000xf32>\n"
+        "}\n"
+    )
+    res = xgpu_opt(text, "-p", "canonicalize")
+    assert res.rc == 0, res.err
+    assert "arith.constant dense<2.000000e+00> : tensor<300000000xf32>" in res.out
+
+
+def test_splat_global_fills_the_host_array():
+    from xgpu.runtime.api import _global_memref
+    from xgpu.tools.xgpu_opt import parse
+
+    module = parse(
+        '"memref.global"() <{sym_name = "g", type = memref<70000xi32>, '
+        "initial_value = dense<9> : memref<70000xi32>, constant}> : () -> ()\n"
+    )
+    (glob,) = [o for o in module.walk() if o.name == "memref.global"]
+    data = _global_memref(glob).host_view()
+    assert data.shape == (70000,) and int(data.min()) == int(data.max()) == 9

@@ -55,6 +55,7 @@ from xdsl.ir import Operation
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
+from xgpu.ir.splats import splat_value
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
 from xgpu.runtime.memref import (
     MemRef,
@@ -261,11 +262,12 @@ def _global_memref(op: Operation) -> MemRef:
     init = op.initial_value
     data = np.zeros(shape, dtype=dtype)
     if isinstance(init, DenseIntOrFPElementsAttr):
-        values = init.get_values()
-        if len(values) == 1 and data.size != 1:
-            data[...] = values[0]
+        # A splat fills the array without a list of its elements.
+        splat = splat_value(init) if data.size != 1 else None
+        if splat is not None:
+            data[...] = splat
         else:
-            data[...] = np.array(values, dtype=dtype).reshape(shape)
+            data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
     m = from_numpy(data)
     m.storage.kind = "global"
     m.storage.name = f"@{op.sym_name.data}"

@@ -42,6 +42,7 @@ from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
+from xgpu.ir.splats import SplatParser
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.oracle import find_mlir_opt
@@ -120,7 +121,7 @@ _SIMPLE_TYPE = re.compile(
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
 
 
-class LocatingParser(LocationParser):
+class LocatingParser(LocationParser, SplatParser):
     """A parser that records where each op was written (its name token), as a
     `loc("file":line:col)` location on the op, like MLIR's parser does."""
 
