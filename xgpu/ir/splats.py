@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -177,6 +178,7 @@ class SplatParser(Parser):
         return super().parse_dense_int_or_fp_elements_attr(type)
 
     def _optional_large_splat(self, type):  # type: ignore[no-untyped-def]
+        start = self._current_token.span.start
         kind = self._current_token.kind
         if kind is MLIRTokenKind.L_SQUARE or kind is MLIRTokenKind.GREATER:
             return None
@@ -192,7 +194,14 @@ class SplatParser(Parser):
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
             type = self._parse_dense_literal_type()
-        if math.prod(type.get_shape()) <= SPLAT_THRESHOLD:
+        count = math.prod(type.get_shape())
+        if count > sys.maxsize:
+            self.raise_error(
+                f"dense attribute of {count} elements: xgpu-opt counts at most {sys.maxsize}",
+                start,
+                start + 1,
+            )
+        if count <= SPLAT_THRESHOLD:
             return None
         if element is not None:
             return DenseIntOrFPElementsAttr.from_list(

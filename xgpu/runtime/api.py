@@ -113,7 +113,11 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
     cloned first when it has launches to outline."""
     from xgpu.ir.verifier import verify_ir
     from xgpu.runtime.syntax import runner_context
-    from xgpu.tools.xgpu_opt import _LocatedParseError, parse_error_diagnostic
+    from xgpu.tools.xgpu_opt import (
+        _LocatedParseError,
+        parse_error_diagnostic,
+        parse_exception_message,
+    )
 
     sources = SourceFiles()
     ctx = runner_context()
@@ -133,7 +137,7 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
         except _LocatedParseError as err:
             raise RunError(err.diag, sources) from None
         except Exception as err:  # as xgpu-opt: reported where the parser stands
-            message = " ".join(map(str, err.args)) or type(err).__name__
+            message = parse_exception_message(err)
             if parser is None:
                 raise RunError(Diagnostic("error", message, None), sources) from None
             raise RunError(parser.diagnostic_here(message), sources) from None

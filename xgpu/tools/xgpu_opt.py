@@ -39,11 +39,12 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.builtin_limits import BuiltinLimitsParser
 from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
-from xgpu.ir.splats import SplatParser
 from xgpu.ir.printer import XGpuMLIRTarget
+from xgpu.ir.splats import SplatParser
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.verify_diagnostics import check, parse_expectations
@@ -121,7 +122,7 @@ _SIMPLE_TYPE = re.compile(
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
 
 
-class LocatingParser(LocationParser, SplatParser):
+class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
     """A parser that records where each op was written (its name token), as a
     `loc("file":line:col)` location on the op, like MLIR's parser does."""
 
@@ -545,7 +546,7 @@ class XGpuOptMain(xDSLOptMain):
             # name, `array<i302: ...>`): report them where the parser stands.
             if parser is None:
                 raise
-            return ChunkResult(None, [parser.diagnostic_here(" ".join(map(str, err.args)))])
+            return ChunkResult(None, [parser.diagnostic_here(parse_exception_message(err))])
 
         if not self.args.disable_verify and (diag := verify_ir(module)) is not None:
             self._add_current_op_note(diag)
@@ -654,6 +655,15 @@ class XGpuOptMain(xDSLOptMain):
             if out is not sys.stdout:
                 out.close()
         return 1 if failed else 0
+
+
+def parse_exception_message(err: Exception) -> str:
+    """The message for an exception other than ParseError that xDSL's parser
+    raised on malformed input (reported where the parser stands)."""
+    if isinstance(err, UnicodeDecodeError):
+        # MLIR strings are bytes; xDSL keeps them as text.
+        return "string literal is not valid UTF-8 (xgpu-opt keeps strings as text)"
+    return " ".join(map(str, err.args)) or f"invalid input ({type(err).__name__})"
 
 
 def _opencl_target():
