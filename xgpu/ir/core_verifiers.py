@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.ir.printer import attribute_text
-from xgpu.ir.upstream_verifiers import quoted, register
+from xgpu.ir.upstream_verifiers import is_i1, quoted, register, verify_operand_type
 
 # --------------------------------------------------------------------- func
 
@@ -139,8 +139,13 @@ def _branch_custom(op: Operation) -> None:
                 )
 
 
-for _name in ("cf.br", "cf.cond_br", "cf.switch"):
-    register(_name, custom=_branch_custom)
+def _cond_br_before(op: Operation) -> None:
+    verify_operand_type(op, 0, is_i1, "1-bit signless integer")
+
+
+register("cf.br", custom=_branch_custom)
+register("cf.cond_br", before=_cond_br_before, custom=_branch_custom)
+register("cf.switch", custom=_branch_custom)
 
 
 # ------------------------------------------------------- enum-valued props

@@ -20,6 +20,8 @@ from xdsl.utils.exceptions import VerifyException
 from xgpu.diagnostics import OpDiagnostic, op_name
 from xgpu.ir.upstream_verifiers import (
     Edge,
+    is_i1,
+    is_signless_or_index,
     quoted,
     region_args,
     register,
@@ -27,6 +29,7 @@ from xgpu.ir.upstream_verifiers import (
     verify_counts,
     verify_edges,
     verify_no_region_arguments,
+    verify_operand_type,
     verify_single_block,
     verify_sized_regions,
 )
@@ -54,12 +57,27 @@ def _constant_value(value: SSAValue) -> int | None:
     return None
 
 
+# ---------------------------------------------------------------- scf.yield
+
+_YIELD_PARENTS = ("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while")
+
+
+def _yield_before(op: Operation) -> None:
+    parent = op.parent_op()
+    if parent is None or op_name(parent) not in _YIELD_PARENTS:
+        raise VerifyException(f"expects parent op to be one of '{', '.join(_YIELD_PARENTS)}'")
+
+
+register("scf.yield", before=_yield_before)
+
+
 # ------------------------------------------------------------------- scf.if
 
 
 def _if_before(op: Operation) -> None:
     verify_counts(op, 2, 1, False)
     verify_single_block(op)
+    verify_operand_type(op, 0, is_i1, "1-bit signless integer")
     verify_sized_regions(op, ("thenRegion", None))
 
 
@@ -88,7 +106,13 @@ register("scf.if", before=_if_before, custom=_if_custom, regions=_if_regions)
 def _for_before(op: Operation) -> None:
     verify_counts(op, 1, 3, True)
     verify_single_block(op)
+    for index in range(3):
+        verify_operand_type(op, index, is_signless_or_index, "signless integer or index")
     verify_sized_regions(op, ("region",))
+    if len({value.type for value in op.operands[:3]}) != 1:
+        raise VerifyException(
+            "failed to verify that all of {lowerBound, upperBound, step} have same type"
+        )
 
 
 def _for_custom(op: Operation) -> None:
@@ -367,11 +391,16 @@ def _reduce_regions(op: Operation) -> None:
 
 
 def _reduce_before(op: Operation) -> None:
-    verify_single_block(op)
     verify_sized_regions(op, ["reductions"] * len(op.regions))
 
 
-register("scf.reduce", before=_reduce_before, replace_custom=True, regions=_reduce_regions)
+register(
+    "scf.reduce",
+    before=_reduce_before,
+    replace_custom=True,
+    regions=_reduce_regions,
+    implicit_terminator=False,
+)
 
 
 def _reduce_return_custom(op: Operation) -> None:

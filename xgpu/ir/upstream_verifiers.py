@@ -14,9 +14,9 @@ ops nested in `op`, `verify_regions(op)`. For an op with registered `Checks`:
 
 xDSL's SingleBlockImplicitTerminator trait checks the terminator with its
 other checks; MLIR checks it after the nested ops (a misplaced `func.return`
-is reported at the `func.return`). Under `verify_ir` the trait only makes
-MLIR's single-block checks, and `verify_regions` checks the terminator with
-MLIR's message.
+is reported at the `func.return`). Under `verify_ir`, for the ops with
+`Checks`, the trait only makes MLIR's single-block checks, and
+`verify_regions` checks the terminator with MLIR's message.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, UnregisteredOp
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
@@ -41,12 +41,15 @@ class Checks:
     replace_custom: bool = False
     custom: Callable[[Operation], None] | None = None
     regions: Callable[[Operation], None] | None = None
+    implicit_terminator: bool = True
+    """False where MLIR has no SingleBlockImplicitTerminator (xDSL's trait is then skipped)."""
 
 
 CHECKS: dict[str, Checks] = {}
 
 
 def register(name: str, **checks: Callable[[Operation], None] | bool | None) -> None:
+    """Run MLIR's `checks` (see `Checks`) for the ops named `name`."""
     CHECKS[name] = Checks(**checks)  # type: ignore[arg-type]
 
 
@@ -90,11 +93,13 @@ def verify_regions(op: Operation) -> None:
     """MLIR's checks of `op` that run after the ops nested in it."""
     if isinstance(op, UnregisteredOp):
         return
-    for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
-        if type(trait) is SingleBlockImplicitTerminator:
-            _verify_implicit_terminator(op, trait.op_type)
     checks = _checks(op)
-    if checks is not None and checks.regions is not None:
+    if checks is None:
+        return
+    for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+        if type(trait) is SingleBlockImplicitTerminator and checks.implicit_terminator:
+            _verify_implicit_terminator(op, trait.op_type)
+    if checks.regions is not None:
         checks.regions(op)
 
 
@@ -129,10 +134,14 @@ _xdsl_implicit_terminator_verify = SingleBlockImplicitTerminator.verify
 
 
 def _implicit_terminator_verify(self: SingleBlockImplicitTerminator, op: Operation) -> None:
-    if type(self) is not SingleBlockImplicitTerminator or not region_checks_deferred():
+    # Deferred only for the ops whose verifiers here do not rely on it (other
+    # xDSL ops may assume the terminator checked before their own verifier).
+    checks = _checks(op) if region_checks_deferred() else None
+    if type(self) is not SingleBlockImplicitTerminator or checks is None:
         _xdsl_implicit_terminator_verify(self, op)
         return
-    verify_single_block(op)
+    if checks.implicit_terminator:
+        verify_single_block(op)
 
 
 SingleBlockImplicitTerminator.verify = _implicit_terminator_verify  # type: ignore[method-assign]
@@ -170,6 +179,26 @@ def verify_counts(op: Operation, regions: int, operands: int, variadic: bool) ->
     ):
         if message is not None:
             raise VerifyException(message)
+
+
+def verify_operand_type(
+    op: Operation, index: int, accepts: Callable[[Attribute], bool], description: str
+) -> None:
+    """An ODS operand type constraint, in MLIR's words."""
+    if index < len(op.operands) and not accepts(op.operands[index].type):
+        raise VerifyException(
+            f"operand #{index} must be {description}, but got {quoted(op.operands[index].type)}"
+        )
+
+
+def is_i1(type_: Attribute) -> bool:
+    return type_ == IntegerType(1)
+
+
+def is_signless_or_index(type_: Attribute) -> bool:
+    return isinstance(type_, IndexType) or (
+        isinstance(type_, IntegerType) and type_.signedness.data == Signedness.SIGNLESS
+    )
 
 
 def verify_sized_regions(op: Operation, names: Sequence[str | None]) -> None:

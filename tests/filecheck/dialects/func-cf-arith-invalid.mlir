@@ -191,3 +191,12 @@ func.func @atomic_kind(%m: memref<4xf32>, %v: f32, %i: index) -> f32 {
   %0 = "memref.atomic_rmw"(%v, %m, %i) <{kind = 99 : i64}> : (f32, memref<4xf32>, index) -> f32
   return %0 : f32
 }
+
+// -----
+
+func.func @cond_br_cond_type(%c: i32) {
+  // expected-error @below {{'cf.cond_br' op operand #0 must be 1-bit signless integer, but got 'i32'}}
+  "cf.cond_br"(%c) [^bb1, ^bb1] <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (i32) -> ()
+^bb1:
+  return
+}

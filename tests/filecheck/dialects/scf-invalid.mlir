@@ -673,3 +673,74 @@ func.func @parallel_terminator(%lb: index, %ub: index, %s: index) {
   }) : (index, index, index) -> ()
   return
 }
+
+// -----
+
+func.func @reduce_term(%lb: index, %ub: index, %s: index) {
+  %init = arith.constant 0.0 : f32
+  %r = "scf.parallel"(%lb, %ub, %s, %init) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%i: index):
+    %one = arith.constant 1.0 : f32
+    // expected-error @below {{'scf.reduce' op reduction bodies must be terminated with an 'scf.reduce.return' op}}
+    "scf.reduce"(%one) ({
+    ^bb0(%l: f32, %rr: f32):
+      "test.x"() : () -> ()
+    }) : (f32) -> ()
+  }) : (index, index, index, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @reduce_empty(%lb: index, %ub: index, %s: index) {
+  %init = arith.constant 0.0 : f32
+  %r = "scf.parallel"(%lb, %ub, %s, %init) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%i: index):
+    %one = arith.constant 1.0 : f32
+    // expected-error @below {{empty block: expect at least a terminator}}
+    "scf.reduce"(%one) ({
+    ^bb0(%l: f32, %rr: f32):
+    }) : (f32) -> ()
+  }) : (index, index, index, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @yield_in_func() {
+  // expected-error @below {{'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'}}
+  scf.yield
+}
+
+// -----
+
+func.func @if_generic_cond_i32(%c: i32) {
+  // expected-error @below {{'scf.if' op operand #0 must be 1-bit signless integer, but got 'i32'}}
+  "scf.if"(%c) ({
+    scf.yield
+  }, {
+  }) : (i32) -> ()
+  return
+}
+
+// -----
+
+func.func @for_mixed_bounds(%lb: index, %ub: i32, %s: index) {
+  // expected-error @below {{'scf.for' op failed to verify that all of {lowerBound, upperBound, step} have same type}}
+  "scf.for"(%lb, %ub, %s) ({
+  ^bb0(%i: index):
+    scf.yield
+  }) : (index, i32, index) -> ()
+  return
+}
+
+// -----
+
+func.func @for_f32_bounds(%lb: f32, %ub: f32, %s: f32) {
+  // expected-error @below {{'scf.for' op operand #0 must be signless integer or index, but got 'f32'}}
+  "scf.for"(%lb, %ub, %s) ({
+  ^bb0(%i: f32):
+    scf.yield
+  }) : (f32, f32, f32) -> ()
+  return
+}
