@@ -422,114 +422,111 @@ def compile_pattern(pattern: str) -> Regex:
     """Parse and compile `pattern` (raises RegexError with llvm's message, or
     with BACKREF for a valid pattern this matcher cannot run)."""
     tree = _Parser(pattern.encode("utf-8", "surrogateescape")).parse()
-    return Regex(_Program.build(tree))
+    return Regex(_build_program(tree))
 
 
-class _Program:
+def _build_program(tree: Node) -> list[tuple]:
     """The NFA of a syntax tree, built without recursion."""
+    prog: list[list] = []
 
-    @staticmethod
-    def build(tree: Node) -> list[tuple]:
-        prog: list[list] = []
+    def emit(*ins) -> int:
+        if len(prog) >= MAX_PROGRAM:
+            raise RegexError(ESPACE)
+        prog.append(list(ins))
+        return len(prog) - 1
 
-        def emit(*ins) -> int:
-            if len(prog) >= MAX_PROGRAM:
-                raise RegexError(ESPACE)
-            prog.append(list(ins))
-            return len(prog) - 1
-
-        # Work items: ("node", n) compile n here; ("fix", at, slot) point prog[at][slot]
-        # at the next instruction; ("jmp", target) emit a jump; ("fixlist", list)
-        # point every listed jump at the next instruction.
-        work: list[tuple] = [("node", tree)]
-        while work:
-            item = work.pop()
-            tag = item[0]
-            if tag == "fix":
-                prog[item[1]][item[2]] = len(prog)
-                continue
-            if tag == "jmp":
-                emit("jmp", item[1])
-                continue
-            if tag == "jmp_to_end":
-                item[1].append(emit("jmp", None))
-                continue
-            if tag == "fixlist":
-                for at in item[1]:
-                    prog[at][1] = len(prog)
-                continue
-            if tag == "split_here":
-                # split next, <fixed later to the following alternative>
-                at = emit("split", len(prog) + 1, None)
-                item[1].append(at)
-                continue
-            if tag == "fix_last_split":
-                prog[item[1].pop()][2] = len(prog)
-                continue
-            if tag == "loop_start":
-                # `x*`: L: split body, end; body; jmp L; end:
-                at = emit("split", len(prog) + 1, None)
-                work.append(("fix", at, 2))
-                work.append(("jmp", at))
-                work.append(("node", item[1]))
-                continue
-            if tag == "plus_start":
-                # `x+`: L: body; split L, end
-                work.append(("split_back", len(prog)))
-                work.append(("node", item[1]))
-                continue
-            if tag == "split_back":
-                emit("split", item[1], len(prog) + 1)
-                continue
-            if tag == "opt_start":
-                at = emit("split", len(prog) + 1, None)
-                work.append(("fix", at, 2))
-                work.append(("node", item[1]))
-                continue
-            node = item[1]
-            kind = node[0]
-            if kind == "set":
-                emit("set", node[1])
-            elif kind == "assert":
-                emit("assert", node[1])
-            elif kind == "group":
-                work.append(("node", node[1]))
-            elif kind == "backref":
-                raise RegexError(BACKREF)
-            elif kind == "cat":
-                work.extend(("node", child) for child in reversed(node[1]))
-            elif kind == "alt":
-                # split A0, s1; A0; jmp end; s1: split A1, s2; A1; jmp end; ...; An; end:
-                branches = node[1]
-                ends: list[int] = []
-                splits: list[int] = []
-                plan: list[tuple] = []
-                for index, branch in enumerate(branches):
-                    if index < len(branches) - 1:
-                        plan.append(("split_here", splits))
-                        plan.append(("node", branch))
-                        plan.append(("jmp_to_end", ends))
-                        plan.append(("fix_last_split", splits))
-                    else:
-                        plan.append(("node", branch))
-                plan.append(("fixlist", ends))
-                work.extend(reversed(plan))
-            elif kind == "rep":
-                _, sub, low, high = node
-                plan = [("node", sub)] * low
-                if high is None:
-                    if low == 0:
-                        plan.append(("loop_start", sub))
-                    else:
-                        plan[-1] = ("plus_start", sub)
+    # Work items: ("node", n) compile n here; ("fix", at, slot) point prog[at][slot]
+    # at the next instruction; ("jmp", target) emit a jump; ("fixlist", list)
+    # point every listed jump at the next instruction.
+    work: list[tuple] = [("node", tree)]
+    while work:
+        item = work.pop()
+        tag = item[0]
+        if tag == "fix":
+            prog[item[1]][item[2]] = len(prog)
+            continue
+        if tag == "jmp":
+            emit("jmp", item[1])
+            continue
+        if tag == "jmp_to_end":
+            item[1].append(emit("jmp", None))
+            continue
+        if tag == "fixlist":
+            for at in item[1]:
+                prog[at][1] = len(prog)
+            continue
+        if tag == "split_here":
+            # split next, <fixed later to the following alternative>
+            at = emit("split", len(prog) + 1, None)
+            item[1].append(at)
+            continue
+        if tag == "fix_last_split":
+            prog[item[1].pop()][2] = len(prog)
+            continue
+        if tag == "loop_start":
+            # `x*`: L: split body, end; body; jmp L; end:
+            at = emit("split", len(prog) + 1, None)
+            work.append(("fix", at, 2))
+            work.append(("jmp", at))
+            work.append(("node", item[1]))
+            continue
+        if tag == "plus_start":
+            # `x+`: L: body; split L, end
+            work.append(("split_back", len(prog)))
+            work.append(("node", item[1]))
+            continue
+        if tag == "split_back":
+            emit("split", item[1], len(prog) + 1)
+            continue
+        if tag == "opt_start":
+            at = emit("split", len(prog) + 1, None)
+            work.append(("fix", at, 2))
+            work.append(("node", item[1]))
+            continue
+        node = item[1]
+        kind = node[0]
+        if kind == "set":
+            emit("set", node[1])
+        elif kind == "assert":
+            emit("assert", node[1])
+        elif kind == "group":
+            work.append(("node", node[1]))
+        elif kind == "backref":
+            raise RegexError(BACKREF)
+        elif kind == "cat":
+            work.extend(("node", child) for child in reversed(node[1]))
+        elif kind == "alt":
+            # split A0, s1; A0; jmp end; s1: split A1, s2; A1; jmp end; ...; An; end:
+            branches = node[1]
+            ends: list[int] = []
+            splits: list[int] = []
+            plan: list[tuple] = []
+            for index, branch in enumerate(branches):
+                if index < len(branches) - 1:
+                    plan.append(("split_here", splits))
+                    plan.append(("node", branch))
+                    plan.append(("jmp_to_end", ends))
+                    plan.append(("fix_last_split", splits))
                 else:
-                    plan.extend([("opt_start", sub)] * (high - low))
-                if len(plan) > MAX_PROGRAM:
-                    raise RegexError(ESPACE)
-                work.extend(reversed(plan))
-            # ("empty",) emits nothing
-        emit("match")
-        return [tuple(ins) for ins in prog]
+                    plan.append(("node", branch))
+            plan.append(("fixlist", ends))
+            work.extend(reversed(plan))
+        elif kind == "rep":
+            _, sub, low, high = node
+            plan = [("node", sub)] * low
+            if high is None:
+                if low == 0:
+                    plan.append(("loop_start", sub))
+                else:
+                    plan[-1] = ("plus_start", sub)
+            else:
+                plan.extend([("opt_start", sub)] * (high - low))
+            if len(plan) > MAX_PROGRAM:
+                raise RegexError(ESPACE)
+            work.extend(reversed(plan))
+        # ("empty",) emits nothing
+    emit("match")
+    return [tuple(ins) for ins in prog]
 
 
 _WORD_CLASS, _OTHER_CLASS, _EDGE_CLASS = 0, 1, 2
