@@ -19,9 +19,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import FileLineColLoc, NameLoc, UnregisteredOp
+from xdsl.dialects.builtin import FileLineColLoc, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
+
+from xgpu.ir.locations import location_stack
 
 SEVERITIES = ("error", "warning", "remark", "note")
 
@@ -68,18 +70,31 @@ class Diagnostic:
     notes: list[Diagnostic] = field(default_factory=list)
     op: Operation | None = None
     """The op the diagnostic is about, where there is one."""
+    underline: int = 0
+    """How many characters from the location the caret line marks (`^~~~`)."""
 
 
 def location_of(op: Operation | None) -> Location | None:
-    """The source location the parser recorded for `op`, or its nearest ancestor's."""
+    """The source location of `op` as MLIR shows it (the first file location
+    in its names, call sites and fused locations), or its nearest ancestor's."""
     while op is not None:
-        loc = op.location
-        if isinstance(loc, NameLoc):
-            loc = loc.child_loc
-        if isinstance(loc, FileLineColLoc):
-            return Location(loc.filename.data, loc.line.data, loc.column.data)
+        stack = location_stack(op.location)
+        if stack:
+            return _location(stack[0])
         op = op.parent_op()
     return None
+
+
+def _location(loc: FileLineColLoc) -> Location:
+    return Location(loc.filename.data, loc.line.data, loc.column.data)
+
+
+def _called_from(diag: Diagnostic) -> list[Diagnostic]:
+    """mlir-opt's `called from` notes under a diagnostic at a call site location."""
+    if diag.op is None or location_of(diag.op) != diag.location:
+        return []
+    stack = location_stack(diag.op.location)
+    return [Diagnostic("note", "called from", _location(loc)) for loc in stack[1:]]
 
 
 def op_name(op: Operation) -> str:
@@ -175,16 +190,43 @@ class SourceFiles:
         self._lines[name] = text.split("\n")
 
     def line(self, loc: Location) -> str | None:
+        """The source line of `loc`, if the location is inside the text (a
+        column at most one past the end of its line, as llvm's SourceMgr)."""
         lines = self._lines.get(loc.file)
         if lines is None or not (1 <= loc.line <= len(lines)):
             return None
-        return lines[loc.line - 1].rstrip("\r")
+        text = lines[loc.line - 1].rstrip("\r")
+        if not (1 <= loc.col <= len(text) + 1):
+            return None
+        return text
+
+
+_TAB_STOP = 8
+
+
+def _caret_lines(text: str, col: int, underline: int) -> tuple[str, str]:
+    """The source line with tabs expanded (as llvm's SourceMgr prints it) and
+    the caret line: `^` under column `col`, `~` under the rest of the range."""
+    last = min(col - 1 + max(underline, 1), len(text))
+    if "\t" not in text:
+        return text, " " * (col - 1) + "^" + "~" * max(last - col, 0)
+    shown: list[str] = []
+    starts: list[int] = []
+    width = 0
+    for char in text:
+        starts.append(width)
+        step = _TAB_STOP - width % _TAB_STOP if char == "\t" else 1
+        shown.append(" " * step if char == "\t" else char)
+        width += step
+    starts.append(width)
+    begin, stop = starts[col - 1], starts[last]
+    return "".join(shown), " " * begin + "^" + "~" * max(stop - begin - 1, 0)
 
 
 def format_diagnostic(diag: Diagnostic, sources: SourceFiles | None = None) -> str:
     """Format as mlir-opt does: `file:line:col: error: msg`, the line, a caret."""
     out: list[str] = []
-    for d in (diag, *diag.notes):
+    for d in (diag, *_called_from(diag), *diag.notes):
         where = f"{d.location}: " if d.location else "<unknown>:0: "
         out.append(f"{where}{d.severity}: {d.message}")
         # Like mlir-opt, a note at the error's own location shows no source line.
@@ -193,8 +235,9 @@ def format_diagnostic(diag: Diagnostic, sources: SourceFiles | None = None) -> s
         if d.location and sources is not None:
             text = sources.line(d.location)
             if text is not None:
-                out.append(text)
-                out.append(" " * (d.location.col - 1) + "^")
+                shown, caret = _caret_lines(text, d.location.col, d.underline)
+                out.append(shown)
+                out.append(caret)
     return "\n".join(out)
 
 

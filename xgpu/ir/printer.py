@@ -7,6 +7,7 @@ memory space (`memref<4xf32, 3>`, not `memref<4xf32, 3 : i64>`)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from io import StringIO
@@ -15,8 +16,11 @@ from typing import IO
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     ArrayAttr,
     DictionaryAttr,
+    Float64Type,
+    Float80Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -153,6 +157,19 @@ class MLIRPrinter(Printer):
         self.print_string(f"%{name}")
         return name
 
+    def print_float(self, value: float, type: AnyFloat) -> None:
+        # xDSL cannot pack f80 and f128 (its float printer round-trips through
+        # bytes): their values, Python floats, print as f64 would.
+        try:
+            type.compile_time_size
+        except NotImplementedError:
+            if math.isnan(value) or math.isinf(value):
+                self.print_string(_wide_float_bits(value, type))
+            else:
+                super().print_float(value, Float64Type())
+            return
+        super().print_float(value, type)
+
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # An MLIR dictionary (attributes, properties, a dictionary attribute) is
         # kept sorted by name, and prints so.
@@ -287,3 +304,22 @@ def print_mlir(op: Operation, generic: bool = False) -> str:
     else:
         printer.print_op(op)
     return out.getvalue()
+
+
+def attribute_text(attr: Attribute) -> str:
+    """`attr` (or a type) as MLIR prints it inside a diagnostic."""
+    out = StringIO()
+    MLIRPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()
+
+
+def _wide_float_bits(value: float, type: Attribute) -> str:
+    """MLIR's hex form of an f80 or f128 infinity or NaN."""
+    sign = math.copysign(1.0, value) < 0
+    if isinstance(type, Float80Type):
+        bits = (0x7FFF << 64) | ((0xC << 60) if math.isnan(value) else (0x8 << 60))
+        bits |= (1 << 79) if sign else 0
+        return f"0x{bits:020X}"
+    bits = (0x7FFF << 112) | ((1 << 111) if math.isnan(value) else 0)
+    bits |= (1 << 127) if sign else 0
+    return f"0x{bits:032X}"

@@ -30,6 +30,11 @@ class RegionVerifier:
             self.verify_regions_()
 
 
+def region_checks_deferred() -> bool:
+    """Whether the caller runs the region checks itself (inside `deferring_region_checks`)."""
+    return _deferred.get()
+
+
 @contextmanager
 def deferring_region_checks() -> Iterator[None]:
     """Within the block, `run_region_checks` does nothing: the caller runs

@@ -30,6 +30,7 @@ from xgpu.dialects.gpu.launch_func import indexed_symbol_tables
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
+from xgpu.ir.upstream_verifiers import count_error, verify_op, verify_regions
 
 
 def _is_unregistered(op: Operation) -> bool:
@@ -98,30 +99,6 @@ def _known_verifier_exception(op: Operation, exc: Exception) -> str | None:
     return None
 
 
-def _count_error(what: str, required: int, variadic: bool, found: int) -> str | None:
-    """The words of MLIR's region/result/operand count traits (`ZeroRegions`,
-    `OneResult`, `NOperands<3>`, `AtLeastNOperands<6>`, ...), or None if `found`
-    satisfies them."""
-    if variadic:
-        if found >= required:
-            return None
-        message = f"expected {required} or more {what}s"
-    else:
-        if found == required:
-            return None
-        if required == 0:
-            return f"requires zero {what}s"
-        if required == 1:
-            return {
-                "region": "requires one region",
-                "result": "requires one result",
-                "operand": "requires a single operand",
-            }[what]
-        message = f"expected {required} {what}s"
-    # Only the operand traits say what they found.
-    return f"{message}, but found {found}" if what == "operand" else message
-
-
 _SEGMENTS = "operandSegmentSizes"
 
 
@@ -141,7 +118,7 @@ def _verify_ods_structure(op: Operation) -> None:
         ("result", *shape.results, len(op.results)),
         ("operand", *shape.operands, len(op.operands)),
     ):
-        if (message := _count_error(what, required, variadic, found)) is not None:
+        if (message := count_error(what, required, variadic, found)) is not None:
             raise VerifyException(message)
     op_def = shape.op_def
 
@@ -225,7 +202,7 @@ def _verify_own(op: Operation) -> None:
         and op.parent.last_op is not op
     ):
         raise VerifyException("must be the last operation in the parent block")
-    op.verify_()
+    verify_op(op)
 
 
 def _verify_tree(op: Operation) -> None:
@@ -255,6 +232,7 @@ def _verify_tree(op: Operation) -> None:
                 )
     if isinstance(op, RegionVerifier):
         _checked(op, op.verify_regions_)
+    _checked(op, lambda: verify_regions(op))
 
 
 def _raise_empty_block() -> None:

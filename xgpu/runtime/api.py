@@ -74,6 +74,7 @@ from xdsl.ir import Operation
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
 from xgpu.ir.nesting import TOO_DEEP, deep_call, deep_call_for, on_caller_thread
+from xgpu.ir.splats import splat_value
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
 from xgpu.runtime.memref import (
     MemRef,
@@ -139,7 +140,11 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
 def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFiles]:
     from xgpu.ir.verifier import verify_ir
     from xgpu.runtime.syntax import runner_context
-    from xgpu.tools.xgpu_opt import _LocatedParseError, parse_error_diagnostic
+    from xgpu.tools.xgpu_opt import (
+        _LocatedParseError,
+        parse_error_diagnostic,
+        parse_exception_message,
+    )
 
     sources = SourceFiles()
     ctx = runner_context()
@@ -159,9 +164,10 @@ def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFi
         except _LocatedParseError as err:
             raise RunError(err.diag, sources) from None
         except Exception as err:  # as xgpu-opt: reported where the parser stands
-            message = " ".join(map(str, err.args)) or type(err).__name__
             if isinstance(err, RecursionError):
                 message = TOO_DEEP
+            else:
+                message = parse_exception_message(err)
             if parser is None:
                 raise RunError(Diagnostic("error", message, None), sources) from None
             raise RunError(parser.diagnostic_here(message), sources) from None
@@ -319,11 +325,12 @@ def _global_memref(op: Operation) -> MemRef:
     init = op.initial_value
     data = np.zeros(shape, dtype=dtype)
     if isinstance(init, DenseIntOrFPElementsAttr):
-        values = init.get_values()
-        if len(values) == 1 and data.size != 1:
-            data[...] = values[0]
+        # A splat fills the array without a list of its elements.
+        splat = splat_value(init) if data.size != 1 else None
+        if splat is not None:
+            data[...] = splat
         else:
-            data[...] = np.array(values, dtype=dtype).reshape(shape)
+            data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
     m = from_numpy(data)
     m.storage.kind = "global"
     m.storage.name = f"@{op.sym_name.data}"

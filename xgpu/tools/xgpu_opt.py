@@ -26,7 +26,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnknownLoc, UnregisteredOp, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
-from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
@@ -40,9 +39,13 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.builtin_limits import BuiltinLimitsParser
+from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
+from xgpu.ir.locations import LocationParser
 from xgpu.ir.nesting import MAX_NESTING, TOO_DEEP, deep_call, nesting_error
 from xgpu.ir.printer import XGpuMLIRTarget
+from xgpu.ir.splats import SplatParser
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.verify_diagnostics import check, parse_expectations
@@ -121,7 +124,7 @@ _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\
 _L_BRACE = MLIRTokenKind.L_BRACE
 
 
-class LocatingParser(Parser):
+class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
     """A parser that records where each op was written (its name token), as a
     `loc("file":line:col)` location on the op, like MLIR's parser does."""
 
@@ -135,6 +138,8 @@ class LocatingParser(Parser):
         self._index = LineIndex(text)
         self._name_positions: list[tuple[int, int]] = []
         self._region_depth = 0
+        # The `<{...}>` of each generic op being parsed, as written.
+        self._written_properties: list[dict[str, Attribute] | None] = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
@@ -240,6 +245,25 @@ class LocatingParser(Parser):
             if before.rstrip().endswith('"'):
                 return UnregisteredOp.with_name(name)
         return super()._get_op_by_name(name)
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        self._written_properties.append(None)
+        try:
+            op = super()._parse_generic_operation(op_type)
+        finally:
+            written = self._written_properties.pop()
+        # MLIR converts `<{...}>` into the op's properties while parsing and
+        # rejects an enum value out of range there.
+        if written and (message := enum_property_error(op.name, written)):
+            at = self._name_positions[-1][0] if self._name_positions else self.pos
+            self.raise_error(message, at, at + 1)
+        return op
+
+    def parse_optional_properties_dict(self) -> dict[str, Attribute]:
+        properties = super().parse_optional_properties_dict()
+        if self._written_properties and self._written_properties[-1] is None:
+            self._written_properties[-1] = dict(properties)
+        return properties
 
     def parse_operation(self) -> Operation:
         depth = len(self._name_positions)
@@ -382,7 +406,9 @@ def parse_error_diagnostic(
         # mlir-opt reports a custom op at its name.
         before = span.input.content[: span.start].rstrip()
         generic = before.endswith('"')
-        if not generic and (at := before.rfind(name)) >= 0:
+        # mlir-opt reports a generic op at the string literal of its name.
+        at = before.rfind('"', 0, len(before) - 1) if generic else before.rfind(name)
+        if at >= 0:
             line, col = LineIndex(span.input.content).line_col(at)
         message = unregistered_op_message(name, generic, known)
         if not generic and "." not in name and (default := getattr(err, _DEFAULT_DIALECT, None)):
@@ -526,7 +552,7 @@ class XGpuOptMain(xDSLOptMain):
             # name, `array<i302: ...>`): report them where the parser stands.
             if parser is None:
                 raise
-            return ChunkResult(None, [parser.diagnostic_here(" ".join(map(str, err.args)))])
+            return ChunkResult(None, [parser.diagnostic_here(parse_exception_message(err))])
 
         if not self.args.disable_verify and (diag := verify_ir(module)) is not None:
             self._add_current_op_note(diag)
@@ -597,6 +623,11 @@ class XGpuOptMain(xDSLOptMain):
         if self.args.output_file is not None:
             out = open(self.args.output_file, "w")
         failed = False
+        # As in mlir-opt 22, the annotations are read from the whole input at
+        # once (an `@above` may point across a `// -----`), and all the chunks'
+        # diagnostics are checked against them.
+        expectations = parse_expectations(text, name, 0) if self.args.verify_diagnostics else []
+        produced: list[Diagnostic] = []
         try:
             chunks = split_chunks(text, self.args.split_input_file)
             first = True
@@ -609,11 +640,7 @@ class XGpuOptMain(xDSLOptMain):
                     message = f"internal error: {type(err).__name__}: {err}"
                     result = ChunkResult(None, [Diagnostic("error", message, None)])
                 if self.args.verify_diagnostics:
-                    expectations = parse_expectations(chunk, name, line_offset)
-                    problems = check(expectations, result.diagnostics)
-                    for problem in problems:
-                        print(format_diagnostic(problem, sources), file=sys.stderr)
-                    failed |= bool(problems)
+                    produced.extend(result.diagnostics)
                 else:
                     for diag in result.diagnostics:
                         print(format_diagnostic(diag, sources), file=sys.stderr)
@@ -623,11 +650,25 @@ class XGpuOptMain(xDSLOptMain):
                         out.write("// -----\n")
                     out.write(result.output)
                     first = False
+            if self.args.verify_diagnostics:
+                problems = check(expectations, produced)
+                for problem in problems:
+                    print(format_diagnostic(problem, sources), file=sys.stderr)
+                failed |= bool(problems)
             out.flush()
         finally:
             if out is not sys.stdout:
                 out.close()
         return 1 if failed else 0
+
+
+def parse_exception_message(err: Exception) -> str:
+    """The message for an exception other than ParseError that xDSL's parser
+    raised on malformed input (reported where the parser stands)."""
+    if isinstance(err, UnicodeDecodeError):
+        # MLIR strings are bytes; xDSL keeps them as text.
+        return "string literal is not valid UTF-8 (xgpu-opt keeps strings as text)"
+    return " ".join(map(str, err.args)) or f"invalid input ({type(err).__name__})"
 
 
 def _opencl_target():

@@ -24,5 +24,5 @@ func.func @bad_return() -> i32 {
   %c = arith.constant 0 : i64
   func.return %c : i64
 }
-// CHECK: diagnostics.mlir:25:3: error: 'func.return' op
+// CHECK: diagnostics.mlir:25:3: error: type of return operand 0 ('i64') doesn't match function result type ('i32') in function @bad_return
 // CHECK: diagnostics.mlir:25:3: note: see current operation: "func.return"

@@ -107,6 +107,10 @@ _PRAGMA_ORDER = (
 )
 
 
+MAX_CONSTANT_BYTES = 64 * 1024
+"""The largest `__constant` memref.global the emitter writes out."""
+
+
 @dataclass(frozen=True)
 class Options:
     subgroups: str = "emulate"  # "emulate" | "khr"
@@ -276,6 +280,16 @@ class ModuleEmitter:
             n *= s  # type: ignore[operator]
         if not isinstance(init, DenseIntOrFPElementsAttr):
             self.fail(op, "a constant memref.global needs a dense initial value")
+        size = n * max(info.elem.width, 8) // 8
+        if size > MAX_CONSTANT_BYTES:
+            # Checked before the initializer is written out: a splat of 3e8
+            # elements stays one value until here.
+            self.fail(
+                op,
+                f"is {size} bytes: an OpenCL __constant array holds at most "
+                f"{MAX_CONSTANT_BYTES} bytes on every device (the minimum of "
+                "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE)",
+            )
         values = list(init.get_values())
         if len(values) == 1 and n > 1:
             values = values * n

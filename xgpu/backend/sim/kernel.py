@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
+from xgpu.ir.splats import splat_value
 from xgpu.mangle import Namer
 from xgpu.runtime import flat
 from xgpu.runtime.compile_host import (
@@ -597,11 +598,12 @@ def _device_global(op: Operation) -> MemRef:
     data = np.zeros(shape, dtype=dtype)
     init = op.initial_value
     if isinstance(init, DenseIntOrFPElementsAttr):
-        values = init.get_values()
-        if len(values) == 1 and data.size != 1:
-            data[...] = values[0]
+        # A splat fills the array without a list of its elements.
+        splat = splat_value(init) if data.size != 1 else None
+        if splat is not None:
+            data[...] = splat
         else:
-            data[...] = np.array(values, dtype=dtype).reshape(shape)
+            data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
     m = from_numpy(data)
     m.storage.kind = "global"
     m.storage.buf = m.storage.host

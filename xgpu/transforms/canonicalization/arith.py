@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from xgpu.ir.splats import compact_splat, is_compact_splat, splat_value
 from xgpu.transforms.constants import constant_value
 
 if TYPE_CHECKING:
@@ -133,9 +134,9 @@ def int_or_splat_bits(attr: Attribute | None) -> tuple[int, int] | None:
         width = int_width(element_type(attr.type))
         if width is None:
             return None
-        values = attr.get_values()
-        if values and all(v == values[0] for v in values):
-            return int(values[0]) & ((1 << width) - 1), width
+        value = splat_value(attr)
+        if value is not None:
+            return int(value) & ((1 << width) - 1), width
     return None
 
 
@@ -251,6 +252,8 @@ def float_or_splat(attr: Attribute | None) -> float | None:
     if isinstance(attr, DenseIntOrFPElementsAttr):
         values = attr.get_values()
         if values and isinstance(values[0], float):
+            if is_compact_splat(attr):
+                return values[0]  # type: ignore[return-value]
             first = _f64_bits(values[0])
             if all(_f64_bits(v) == first for v in values):  # type: ignore[arg-type]
                 return values[0]  # type: ignore[return-value]
@@ -463,6 +466,12 @@ def _fold_int_binary(op: Operation, fn: IntFn) -> Folded:
     if width is None or result_width is None:
         return None
     mask = (1 << width) - 1
+    if is_compact_splat(lhs) and is_compact_splat(rhs):
+        # MLIR folds a splat once (and keeps a splat).
+        result = fn(lhs.get_values()[0] & mask, rhs.get_values()[0] & mask, width)  # type: ignore[operator]
+        if result is None:
+            return None
+        return [compact_splat(result_type, to_signed(result, result_width))]
     values = []
     for a, b in zip(lhs.get_values(), rhs.get_values(), strict=True):
         result = fn(a & mask, b & mask, width)  # type: ignore[operator]
@@ -487,6 +496,9 @@ def _fold_float_binary(op: Operation, fn: Callable[[float, float], float]) -> Fo
     elem = element_type(lhs.type)
     if not isinstance(elem, _FOLDABLE_FLOATS):
         return None
+    if is_compact_splat(lhs) and is_compact_splat(rhs):
+        folded = FloatAttr(fn(lhs.get_values()[0], rhs.get_values()[0]), elem)  # type: ignore[arg-type]
+        return [compact_splat(lhs.type, folded.value.data)]
     values = [
         FloatAttr(fn(x, y), elem).value.data  # type: ignore[arg-type]
         for x, y in zip(lhs.get_values(), rhs.get_values(), strict=True)

@@ -1,0 +1,204 @@
+"""MLIR 22's verifiers of func, cf, arith and memref ops that xDSL 0.75 lacks
+or words otherwise (see `xgpu.ir.upstream_verifiers`): return values against
+the function type, entry block arguments against the signature, branch
+operands against the target blocks' arguments, and enum-valued properties in
+their enum's range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import cf, func
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import VerifyException
+
+from xgpu.diagnostics import OpDiagnostic
+from xgpu.ir.printer import attribute_text
+from xgpu.ir.upstream_verifiers import is_i1, quoted, register, verify_operand_type
+
+# --------------------------------------------------------------------- func
+
+
+def _return_custom(op: Operation) -> None:
+    parent = op.parent_op()
+    if not isinstance(parent, func.FuncOp):
+        return  # HasParent reported it
+    results = parent.function_type.outputs.data
+    name = parent.sym_name.data
+    if len(op.operands) != len(results):
+        raise VerifyException(
+            f"has {len(op.operands)} operands, but enclosing function (@{name}) returns "
+            f"{len(results)}"
+        )
+    for index, (value, expected) in enumerate(zip(op.operands, results)):
+        if value.type != expected:
+            raise OpDiagnostic(
+                f"type of return operand {index} ({quoted(value.type)}) doesn't match function "
+                f"result type ({quoted(expected)}) in function @{name}",
+                prefix=False,
+            )
+
+
+register("func.return", replace_custom=True, custom=_return_custom)
+
+
+def _func_custom(op: Operation) -> None:
+    assert isinstance(op, func.FuncOp)
+    entry = op.body.blocks.first
+    if entry is None:
+        return
+    inputs = op.function_type.inputs.data
+    if len(entry.args) != len(inputs):
+        raise VerifyException(
+            f"entry block must have {len(inputs)} arguments to match function signature"
+        )
+    for index, (arg, expected) in enumerate(zip(entry.args, inputs)):
+        if arg.type != expected:
+            raise VerifyException(
+                f"type of entry block argument #{index}({quoted(arg.type)}) must match the type "
+                f"of the corresponding argument in function signature({quoted(expected)})"
+            )
+
+
+register("func.func", replace_custom=True, custom=_func_custom)
+
+
+def _call_custom(op: Operation) -> None:
+    assert isinstance(op, func.CallOp)
+    callee = SymbolTable.lookup_symbol(op, op.callee)
+    if not isinstance(callee, func.FuncOp):
+        raise VerifyException(f"'{op.callee.string_value()}' does not reference a valid function")
+    signature = callee.function_type
+    if len(signature.inputs) != len(op.operands):
+        raise VerifyException("incorrect number of operands for callee")
+    for index, (value, expected) in enumerate(zip(op.operands, signature.inputs)):
+        if value.type != expected:
+            raise VerifyException(
+                f"operand type mismatch: expected operand type {quoted(expected)}, but provided "
+                f"{quoted(value.type)} for operand number {index}"
+            )
+    if len(signature.outputs) != len(op.results):
+        raise VerifyException("incorrect number of results for callee")
+    for index, (result, expected) in enumerate(zip(op.results, signature.outputs)):
+        if result.type != expected:
+            raise OpDiagnostic(
+                f"result type mismatch at index {index}",
+                notes=[
+                    (op, f"      op result types: {_types(op.result_types)}"),
+                    (op, f"function result types: {_types(signature.outputs)}"),
+                ],
+            )
+
+
+def _types(types: Sequence[Attribute]) -> str:
+    return "{" + ", ".join(attribute_text(t) for t in types) + "}"
+
+
+# Before xDSL's SymbolUserOpInterface trait, which makes the same checks in other words.
+register("func.call", before=_call_custom)
+
+
+# ----------------------------------------------------------------------- cf
+
+
+def _successor_operands(op: Operation) -> list[Sequence[SSAValue]]:
+    if isinstance(op, cf.BranchOp):
+        return [op.arguments]
+    if isinstance(op, cf.ConditionalBranchOp):
+        return [op.then_arguments, op.else_arguments]
+    assert isinstance(op, cf.SwitchOp)
+    groups: list[Sequence[SSAValue]] = [op.default_operands]
+    start = 0
+    for size in op.case_operand_segments.get_values():
+        groups.append(op.case_operands[start : start + size])
+        start += size
+    return groups
+
+
+def _branch_custom(op: Operation) -> None:
+    """MLIR's BranchOpInterface check of the values passed to each successor."""
+    if isinstance(op, cf.SwitchOp):
+        sizes = op.case_operand_segments.get_values()
+        if len(sizes) != len(op.case_blocks) or sum(sizes) != len(op.case_operands):
+            return  # xDSL's own checks report a malformed switch
+    for index, (block, operands) in enumerate(zip(op.successors, _successor_operands(op))):
+        if len(operands) != len(block.args):
+            raise OpDiagnostic(
+                f"branch has {len(operands)} operands for successor #{index}, but target block "
+                f"has {len(block.args)}",
+                prefix=False,
+            )
+        for arg_index, (value, arg) in enumerate(zip(operands, block.args)):
+            if value.type != arg.type:
+                raise OpDiagnostic(
+                    f"type mismatch for bb argument #{arg_index} of successor #{index}",
+                    prefix=False,
+                )
+
+
+def _cond_br_before(op: Operation) -> None:
+    verify_operand_type(op, 0, is_i1, "1-bit signless integer")
+
+
+register("cf.br", custom=_branch_custom)
+register("cf.cond_br", before=_cond_br_before, custom=_branch_custom)
+register("cf.switch", custom=_branch_custom)
+
+
+# ------------------------------------------------------- enum-valued props
+
+_I64 = IntegerType(64, Signedness.SIGNLESS)
+
+ENUM_PROPERTIES: dict[str, tuple[str, int]] = {
+    "arith.cmpi": ("predicate", 10),
+    "arith.cmpf": ("predicate", 16),
+    "memref.atomic_rmw": ("kind", 16),
+}
+"""Ops with an I64EnumAttr property (MLIR stores it as a 64-bit signless
+integer): the property and how many cases the enum has."""
+
+
+def enum_property_error(op_name: str, properties: dict[str, Attribute]) -> str | None:
+    """MLIR's parse error for an `<{...}>` property out of its enum's range."""
+    known = ENUM_PROPERTIES.get(op_name)
+    if known is None or known[0] not in properties:
+        return None
+    name, cases = known
+    value = properties[name]
+    if _in_range(value, cases):
+        return None
+    entries = ", ".join(f"{k} = {attribute_text(v)}" for k, v in sorted(properties.items()))
+    return (
+        f"invalid properties {{{entries}}} for op {op_name}: Invalid attribute `{name}` in "
+        f"property conversion: {attribute_text(value)}"
+    )
+
+
+def _in_range(value: Attribute, cases: int) -> bool:
+    return isinstance(value, IntegerAttr) and value.type == _I64 and 0 <= value.value.data < cases
+
+
+def _enum_custom(op: Operation) -> None:
+    name, cases = ENUM_PROPERTIES[op.name]
+    value = op.properties.get(name, op.attributes.get(name))
+    if value is not None and not _in_range(value, cases):
+        allowed = ", ".join(str(i) for i in range(cases))
+        raise VerifyException(
+            f"attribute '{name}' failed to satisfy constraint: allowed 64-bit signless integer "
+            f"cases: {allowed}"
+        )
+
+
+def _enum_before(op: Operation) -> None:
+    # Before xDSL's checks, which print the op (and fail on an unknown predicate).
+    name = ENUM_PROPERTIES[op.name][0]
+    if name not in op.properties and name not in op.attributes:
+        raise VerifyException(f"requires attribute '{name}'")
+    _enum_custom(op)
+
+
+for _name in ENUM_PROPERTIES:
+    register(_name, before=_enum_before)
