@@ -421,7 +421,7 @@ def main() -> int:
         )
     for name, _ in rows:
         print(f"  {name}: {CASES[name].note}")
-    best = {name: (min(gs), min(hs)) for name, gs, hs in rows}
+    best = {name: (min(t["generated"]), min(t["hand-written"])) for name, t in rows}
     if "reduce_fold" in best and "reduce_tree" in best:
         (gf, hf), (gt, ht) = best["reduce_fold"], best["reduce_tree"]
         print(

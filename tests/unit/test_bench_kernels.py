@@ -50,3 +50,21 @@ def env():
 @pytest.mark.parametrize("name", list(bench.CASES))
 def test_bench_kernels_correct(env, name):
     bench.check_case(env, name, small=True)
+
+
+def test_bench_report_of_two_cases(env):
+    """The script's report (one timed run per side): a table row per case with
+    the checked columns, and the comparison of the two reduction orders."""
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--runs", "1", "--only", "reduce_fold,reduce_tree"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| reduce_")]
+    assert [r.split(" | ")[0] for r in rows] == ["| reduce_fold", "| reduce_tree"]
+    assert all(r.count("|") == 10 for r in rows)
+    assert "reduction orders on this device, fold / tree (best): generated " in proc.stdout
