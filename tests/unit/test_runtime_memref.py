@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pytest
 
-from xgpu.runtime.compile_host import reshape, subview
+from xgpu.runtime.host_memref import reshape, subview
 from xgpu.runtime.memref import MemRef, RuntimeFailure, Storage, from_numpy, host_alloc
 from xgpu.runtime.runner_utils import RunnerUtils, format_float, format_memref
 

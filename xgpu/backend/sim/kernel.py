@@ -47,12 +47,11 @@ from xgpu.mangle import Namer
 from xgpu.runtime import flat
 from xgpu.runtime.compile_host import (
     _EXIT_TERMINATORS,
-    _HANDLERS,
     HostCompileError,
     HostCompiler,
-    _rank_reduction,
-    _static_and_dynamic,
+    handlers,
 )
+from xgpu.runtime.host_memref import _rank_reduction, _static_and_dynamic
 from xgpu.runtime.memref import (
     DYNAMIC,
     MemRef,
@@ -464,7 +463,7 @@ def _h_assume_alignment(c: KernelCompiler, op: Operation) -> None:
 
 
 def _h_subview(c: KernelCompiler, op: Operation) -> None:
-    from xgpu.runtime.compile_host import subview
+    from xgpu.runtime.host_memref import subview
 
     offsets = _static_and_dynamic(c, op.static_offsets, op.offsets)
     sizes = _static_and_dynamic(c, op.static_sizes, op.sizes)
@@ -564,7 +563,7 @@ def _h_alloca(c: KernelCompiler, op: Operation) -> None:
 
 
 def _h_dim(c: KernelCompiler, op: Operation) -> None:
-    from xgpu.runtime.compile_host import _dim
+    from xgpu.runtime.host_memref import _dim
 
     c.w(f"{c.v(op.result)} = {c.bind(_dim, 'dim')}({c.v(op.source)}, {c.v(op.index)})", op)
 
@@ -812,7 +811,7 @@ _SHARED = (
 )
 
 KERNEL_HANDLERS: dict[str, Callable[[Any, Operation], None]] = {
-    name: _HANDLERS[name] for name in _SHARED
+    name: handlers()[name] for name in _SHARED
 }
 KERNEL_HANDLERS.update(
     {
@@ -835,7 +834,7 @@ KERNEL_HANDLERS.update(
         "gpu.subgroup_broadcast": _h_broadcast,
         "memref.load": _h_load,
         "memref.store": _h_store,
-        "memref.cast": _HANDLERS["memref.cast"],
+        "memref.cast": handlers()["memref.cast"],
         "memref.memory_space_cast": _h_alias,
         "memref.assume_alignment": _h_assume_alignment,
         "memref.subview": _h_subview,
