@@ -328,6 +328,15 @@ class HostCompiler:
         else:
             self.w(f"{', '.join(targets)} = {', '.join(values)}", op)
 
+    def call_into(self, results: list[str], call: str, op: Operation) -> None:
+        """`call`, its value(s) assigned to `results` (none: a statement)."""
+        if not results:
+            self.w(call, op)
+        elif len(results) == 1:
+            self.w(f"{results[0]} = {call}", op)
+        else:
+            self.w(f"{', '.join(results)} = {call}", op)
+
     def yield_to(self, targets: list[str], extra: str | None = None):
         def on_exit(op: Operation) -> None:
             if op.name not in ("scf.yield", "scf.reduce"):
@@ -550,12 +559,7 @@ def _h_func_call(c: HostCompiler, op: Operation) -> None:
         else:
             raise HostCompileError(op, f"call of an unknown function '@{callee}'")
     call = f"{target}({args})"
-    if not results:
-        c.w(call, op)
-    elif len(results) == 1:
-        c.w(f"{results[0]} = {call}", op)
-    else:
-        c.w(f"{', '.join(results)} = {call}", op)
+    c.call_into(results, call, op)
 
 
 def _reading_runner(fn: Callable[..., Any], sync: Callable[[MemRef, bool], None]):

@@ -33,7 +33,7 @@ got.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.ir import Operation, SSAValue
@@ -91,17 +91,6 @@ def chain(terms: Sequence[str], sep: str) -> str:
     while size * CHAIN < len(terms):
         size *= CHAIN
     return sep.join("(" + chain(terms[i : i + size], sep) + ")" for i in range(0, len(terms), size))
-
-
-def ops_within(op: Operation) -> Iterator[Operation]:
-    """`op` and every op nested in it, without recursion."""
-    stack = [op]
-    while stack:
-        current = stack.pop()
-        yield current
-        for region in reversed(current.regions):
-            for block in reversed(region.blocks):
-                stack.extend(reversed(list(block.ops)))
 
 
 def summarize(op: Operation, memo: dict[Operation, Any], summary: Callable[[Operation], Any]):
@@ -162,12 +151,7 @@ def outline(c: Any, op: Operation) -> None:
     call = f"{name}({', '.join(params)})"
     if c.yields(op):
         call = f"(yield from {call})"
-    if not results:
-        c.w(call, op)
-    elif len(results) == 1:
-        c.w(f"{results[0]} = {call}", op)
-    else:
-        c.w(f"{', '.join(results)} = {call}", op)
+    c.call_into(results, call, op)
     c.outlined.append((op, name, params, results))
 
 

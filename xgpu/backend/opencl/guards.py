@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation
 
+from xgpu.analysis.calls import functions_reaching
 from xgpu.backend.opencl.memref import Desc, Ix, ix_add, ix_mul, ix_text
 from xgpu.backend.opencl.ranges import Range
 from xgpu.semantics import CHelper, paren
@@ -151,24 +152,7 @@ GUARDED_OPS = frozenset(
 def needs_record(funcs: dict[str, Operation]) -> set[str]:
     """The functions (by symbol) that take the error record: those with a
     guarded op, and those that call one of them."""
-    direct: set[str] = set()
-    calls: dict[str, set[str]] = {}
-    for name, f in funcs.items():
-        calls[name] = set()
-        for op in f.walk():
-            if op.name in GUARDED_OPS:
-                direct.add(name)
-            elif op.name == "func.call":
-                calls[name].add(op.callee.root_reference.data)
-    result = set(direct)
-    changed = True
-    while changed:
-        changed = False
-        for name, callees in calls.items():
-            if name not in result and callees & result:
-                result.add(name)
-                changed = True
-    return result
+    return functions_reaching(funcs, GUARDED_OPS)
 
 
 def record_params() -> list[str]:

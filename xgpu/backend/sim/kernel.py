@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
+from xgpu.analysis.calls import functions_reaching
 from xgpu.ir.splats import splat_value
 from xgpu.mangle import Namer
 from xgpu.runtime import flat
@@ -365,24 +366,7 @@ def _value_label(value: SSAValue) -> str:
 
 def _yielding_functions(funcs: dict[str, Operation]) -> set[str]:
     """Functions that reach a synchronizing op, themselves or through calls."""
-    direct: set[str] = set()
-    calls: dict[str, set[str]] = {}
-    for name, op in funcs.items():
-        calls[name] = set()
-        for inner in flat.ops_within(op):
-            if inner.name in SYNC_OPS:
-                direct.add(name)
-            elif inner.name == "func.call":
-                calls[name].add(inner.callee.root_reference.data)
-    result = set(direct)
-    changed = True
-    while changed:
-        changed = False
-        for name, callees in calls.items():
-            if name not in result and callees & result:
-                result.add(name)
-                changed = True
-    return result
+    return functions_reaching(funcs, SYNC_OPS)
 
 
 # --------------------------------------------------------------------------- #
@@ -791,12 +775,7 @@ def _h_call(c: KernelCompiler, op: Operation) -> None:
     if callee in c.generators:
         call = f"(yield from {call})"
     results = c.vs(op.results)
-    if not results:
-        c.w(call, op)
-    elif len(results) == 1:
-        c.w(f"{results[0]} = {call}", op)
-    else:
-        c.w(f"{', '.join(results)} = {call}", op)
+    c.call_into(results, call, op)
 
 
 _SHARED = (
