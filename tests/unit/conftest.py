@@ -38,3 +38,5 @@ def xgpu_opt(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
 
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+# The tests' helper modules (`devices`, `async_programs`, ...) import by name.
+sys.path.insert(0, str(Path(__file__).parent))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from devices import needs_opencl
 
 from xgpu.runtime.api import RunError, Runner, RunOptions, load
 
@@ -27,18 +28,7 @@ PROGRAMS = [
 ]
 
 
-def _has_opencl() -> bool:
-    try:
-        from xgpu.runtime.opencl_device import has_device
-
-        return has_device()
-    except Exception:  # pragma: no cover
-        return False
-
-
-pytestmark = pytest.mark.skipif(
-    not _has_opencl(), reason="no OpenCL device (install pyopencl[pocl] for a CPU device)"
-)
+pytestmark = needs_opencl
 
 
 class Result:

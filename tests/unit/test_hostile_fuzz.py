@@ -24,6 +24,7 @@ import struct
 import sys
 
 import pytest
+from devices import needs_opencl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,20 +32,6 @@ from xgpu.runtime.api import run
 from xgpu.semantics import scalar
 from xgpu.semantics.printf import MAX_FIELD, MAX_INT_PRECISION, PrintfError, compile_printf
 from xgpu.semantics.types import round_float
-
-
-def _has_opencl() -> bool:
-    try:
-        from xgpu.runtime.opencl_device import has_device
-
-        return has_device()
-    except Exception:  # pragma: no cover
-        return False
-
-
-needs_opencl = pytest.mark.skipif(
-    not _has_opencl(), reason="no OpenCL device (install pyopencl[pocl] for a CPU device)"
-)
 
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
 needs_glibc = pytest.mark.skipif(

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from devices import needs_opencl
 
 import xgpu
 from xgpu.backend.opencl import compile_gpu_module
@@ -28,19 +29,8 @@ from xgpu.runtime import flat
 from xgpu.runtime.api import RunError, Runner, RunOptions, load
 
 sys.path.insert(0, str(Path(__file__).parent))
-import limits_programs as lp  # noqa: E402
+import limits_programs as lp
 
-
-def _has_opencl() -> bool:
-    try:
-        from xgpu.runtime.opencl_device import has_device
-
-        return has_device()
-    except Exception:  # pragma: no cover
-        return False
-
-
-needs_opencl = pytest.mark.skipif(not _has_opencl(), reason="no OpenCL device")
 BACKENDS = ["sim", pytest.param("opencl", marks=needs_opencl)]
 
 

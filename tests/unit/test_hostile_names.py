@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from devices import BACKENDS, needs_opencl
 from xdsl.dialects.builtin import SymbolRefAttr
 
 from xgpu.backend.opencl import compile_all
@@ -29,21 +30,6 @@ from xgpu.runtime.api import RunError, load, run
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "filecheck" / "hostile"
-
-
-def _has_opencl() -> bool:
-    try:
-        from xgpu.runtime.opencl_device import has_device
-
-        return has_device()
-    except Exception:  # pragma: no cover
-        return False
-
-
-needs_opencl = pytest.mark.skipif(
-    not _has_opencl(), reason="no OpenCL device (install pyopencl[pocl] for a CPU device)"
-)
-BACKENDS = [pytest.param("opencl", marks=needs_opencl), "sim"]
 
 
 def sym(name: str) -> str:

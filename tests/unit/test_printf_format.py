@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from devices import BACKENDS, needs_opencl
 
 from xgpu.runtime.api import RunError, run
 from xgpu.semantics.printf import (
@@ -23,21 +24,6 @@ from xgpu.semantics.printf import (
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "filecheck" / "hostile"
-
-
-def _has_opencl() -> bool:
-    try:
-        from xgpu.runtime.opencl_device import has_device
-
-        return has_device()
-    except Exception:  # pragma: no cover
-        return False
-
-
-needs_opencl = pytest.mark.skipif(
-    not _has_opencl(), reason="no OpenCL device (install pyopencl[pocl] for a CPU device)"
-)
-BACKENDS = [pytest.param("opencl", marks=needs_opencl), "sim"]
 
 
 def output(capfdbinary, text: str, backend: str) -> bytes:

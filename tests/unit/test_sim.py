@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from devices import needs_opencl
 
 from xgpu.runtime.api import RunError, run
 
@@ -18,20 +19,6 @@ ZOO = sorted((ROOT / "tests" / "runtime" / "zoo").glob("*.mlir")) + [
     ROOT / "examples" / "forum_run.mlir"
 ]
 FEATURES = sorted((ROOT / "tests" / "runtime" / "sim").glob("*.mlir"))
-
-
-def _has_opencl() -> bool:
-    try:
-        from xgpu.runtime.opencl_device import has_device
-
-        return has_device()
-    except Exception:  # pragma: no cover
-        return False
-
-
-needs_opencl = pytest.mark.skipif(
-    not _has_opencl(), reason="no OpenCL device (install pyopencl[pocl] for a CPU device)"
-)
 
 
 def _output(capfd, path: Path, **options) -> str:
