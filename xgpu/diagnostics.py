@@ -104,6 +104,14 @@ def op_name(op: Operation) -> str:
     return op.name
 
 
+def symbol_text(name: str) -> str:
+    """`@name` as MLIR prints a symbol (quoted and escaped where needed), for
+    messages: no raw control character of a symbol reaches the terminal."""
+    from xdsl.dialects.builtin import SymbolRefAttr
+
+    return str(SymbolRefAttr(name))
+
+
 def op_message(op: Operation, message: str, prefix: bool = True) -> str:
     return f"'{op_name(op)}' op {message}" if prefix else message
 

@@ -306,3 +306,32 @@ def test_comment_symbol_cannot_end_a_comment(name: str):
     assert not text.endswith("\\") and text.isascii()
     # Every backslash starts a two-digit hex escape.
     assert re.fullmatch(r'@[A-Za-z_][\w$.]*|@"([\w$.]|\\[0-9A-F]{2})*"', text)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_symbols_in_runtime_messages_are_printed_as_mlir_prints_them(backend: str):
+    """A runtime error names the kernel as MLIR prints the symbol: an escape
+    sequence or a newline in a symbol does not reach the terminal raw."""
+    text = """
+module attributes {gpu.container_module} {
+  gpu.module @"m\\1B[31m" {
+    gpu.func @"k\\0Ax"(%d: memref<4xf32>) kernel {
+      %c9 = arith.constant 9 : index
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %d[%c9] : memref<4xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %d = gpu.alloc () : memref<4xf32>
+    gpu.launch_func @"m\\1B[31m"::@"k\\0Ax" blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<4xf32>)
+    return
+  }
+}
+"""
+    with pytest.raises(RunError) as err:
+        run(text, backend=backend)
+    message = err.value.diagnostic.message
+    assert message.endswith('of @"m\\1B[31m"::@"k\\0Ax"'), message
+    assert "\x1b" not in message and "\n" not in message

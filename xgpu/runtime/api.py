@@ -72,7 +72,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnrankedMemRef
 from xdsl.ir import Operation
 
 from xgpu import diagnostics
-from xgpu.diagnostics import Diagnostic, SourceFiles, location_of
+from xgpu.diagnostics import Diagnostic, SourceFiles, location_of, symbol_text
 from xgpu.ir.nesting import TOO_DEEP, deep_call, deep_call_for, on_caller_thread
 from xgpu.ir.splats import splat_value
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
@@ -333,7 +333,7 @@ def _global_memref(op: Operation) -> MemRef:
             data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
     m = from_numpy(data)
     m.storage.kind = "global"
-    m.storage.name = f"@{op.sym_name.data}"
+    m.storage.name = symbol_text(op.sym_name.data)
     m.storage.shape = shape
     return m
 
@@ -440,12 +440,14 @@ class Runner:
     def call(self, entry: str, args: Sequence[Any]) -> Any:
         func = self.program.func_ops.get(entry)
         if func is None or entry not in self.program.functions:
-            raise RunError(Diagnostic("error", f"no function @{entry} to run", None), self.sources)
+            raise RunError(
+                Diagnostic("error", f"no function {symbol_text(entry)} to run", None), self.sources
+            )
         arg_types = list(func.function_type.inputs.data)
         if len(args) != len(arg_types):
             raise _error(
                 func,
-                f"@{entry} takes {len(arg_types)} arguments, {len(args)} given",
+                f"{symbol_text(entry)} takes {len(arg_types)} arguments, {len(args)} given",
                 self.sources,
             )
         values = [

@@ -16,6 +16,7 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType
 from xdsl.ir import Operation
 
+from xgpu.diagnostics import symbol_text
 from xgpu.runtime import flat
 from xgpu.runtime.compile_host import (
     HostCompileError,
@@ -236,7 +237,7 @@ def _h_memref_get_global(c: HostCompiler, op: Operation) -> None:
     name = op.name_.root_reference.data
     glob = c.globals.get(name)
     if glob is None:
-        raise HostCompileError(op, f"no memref.global named '@{name}'")
+        raise HostCompileError(op, f"no memref.global named '{symbol_text(name)}'")
     bound = c.bind(c.hooks.global_memref(glob), "g")
     c.w(f"{c.v(op.memref)} = {bound}", op)
 

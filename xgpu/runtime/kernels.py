@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from xgpu.backend.opencl.program import KernelABI, OpenCLProgram
+from xgpu.diagnostics import symbol_text
 from xgpu.runtime.launch_limits import Limits, check_launch, opencl_limits
 from xgpu.runtime.memref import MemRef, RuntimeFailure, find_kernel
 from xgpu.runtime.opencl_device import BuildFailure, GpuRuntime, flush_host_output
@@ -138,7 +139,7 @@ class KernelCache:
         except EmitError as err:
             raise KernelBuildError(
                 err.op or module_op,
-                f"{err.op_message} (compiling gpu.module @{name} to OpenCL C)",
+                f"{err.op_message} (compiling gpu.module {symbol_text(name)} to OpenCL C)",
                 [],
             ) from None
         try:
@@ -154,7 +155,7 @@ class KernelCache:
             op = origin if isinstance(origin, Operation) else module_op
             raise KernelBuildError(
                 op,
-                f"OpenCL build of gpu.module @{name} failed: {failure.message}",
+                f"OpenCL build of gpu.module {symbol_text(name)} failed: {failure.message}",
                 notes,
             ) from None
         built = self.modules[key] = (ocl, program)
@@ -173,7 +174,7 @@ class KernelCache:
         kernel = self.gpu.dctx.kernel(program, abi.cl_name)
         slots = abi_slots(abi, func_op)
         prints = any(o.name == "gpu.printf" for o in func_op.walk())
-        symbol = f"@{module_op.sym_name.data}::@{kname}"
+        symbol = f"{symbol_text(module_op.sym_name.data)}::{symbol_text(kname)}"
         device = self.gpu.dctx.device
         _check_parameter_size(abi, device, func_op)
         try:

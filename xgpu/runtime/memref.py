@@ -30,6 +30,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from xgpu.diagnostics import symbol_text
+
 DYNAMIC = -9223372036854775808  # MLIR's ShapedType::kDynamic
 
 
@@ -430,4 +432,4 @@ def find_kernel(module: Any, ref: Any) -> tuple[Any, Any]:
                 if isinstance(inner, GPUFuncOp) and inner.sym_name.data == func_name:
                     return op, inner
             break
-    raise RuntimeFailure(f"no kernel @{mod_name}::@{func_name}")
+    raise RuntimeFailure(f"no kernel {symbol_text(mod_name)}::{symbol_text(func_name)}")

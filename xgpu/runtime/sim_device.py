@@ -38,6 +38,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Operation
 
+from xgpu.diagnostics import symbol_text
 from xgpu.runtime.memref import (
     MemRef,
     OpFailure,
@@ -482,10 +483,10 @@ class SimKernelCache:
         n_args = len(func_op.function_type.inputs.data)
         if len(launch.kernel_operands) != n_args:
             raise RuntimeFailure(
-                f"@{module_op.sym_name.data}::@{name} takes {n_args} operands, "
+                f"{symbol_text(module_op.sym_name.data)}::{symbol_text(name)} takes {n_args} operands, "
                 f"{len(launch.kernel_operands)} given"
             )
-        symbol = f"@{module_op.sym_name.data}::@{name}"
+        symbol = f"{symbol_text(module_op.sym_name.data)}::{symbol_text(name)}"
         return make_launcher(
             self.gpu, prog, name, symbol, launch, launch.async_token is not None, func_op
         )

@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.analysis.calls import functions_reaching
+from xgpu.diagnostics import symbol_text
 from xgpu.ir.splats import splat_value
 from xgpu.mangle import Namer
 from xgpu.runtime import flat
@@ -568,7 +569,9 @@ def _h_get_global(c: KernelCompiler, op: Operation) -> None:
     name = op.name_.root_reference.data
     glob = c.globals.get(name)
     if glob is None:
-        raise HostCompileError(op, f"no memref.global named '@{name}' in this gpu.module")
+        raise HostCompileError(
+            op, f"no memref.global named '{symbol_text(name)}' in this gpu.module"
+        )
     c.w(f"{c.v(op.memref)} = {c.bind(_device_global(glob), 'g')}", op)
 
 
@@ -590,7 +593,7 @@ def _device_global(op: Operation) -> MemRef:
     m = from_numpy(data)
     m.storage.kind = "global"
     m.storage.buf = m.storage.host
-    m.storage.name = f"@{op.sym_name.data}"
+    m.storage.name = symbol_text(op.sym_name.data)
     m.storage.shape = shape
     return m
 
