@@ -1,11 +1,30 @@
-"""xgpu's dialects: MLIR 22's gpu dialect (and GPU target attributes that live
-in other dialects' namespaces)."""
+"""xgpu's dialects: MLIR 22's gpu dialect, the GPU target attributes that live
+in other dialects' namespaces, and the dialects around GPU programs (memref,
+scf, affine, vector, async, ...) where xDSL 0.75 lacks an op or reads or
+prints it differently from mlir-opt 22.
+
+Every entry point (xgpu-opt, xgpu-run, `xgpu.parse`, the passes) gets its
+context from `xgpu.tools.xgpu_opt.make_context`, which registers these in
+place of xDSL's dialects of the same name."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from xdsl.ir import Dialect
+
+# Dialect name -> module of xgpu.dialects whose `dialect()` builds it (from
+# xDSL's dialect of that name, see xgpu.dialects.derive). Imported lazily:
+# a dialect is built the first time the parser meets one of its names.
+DERIVED_DIALECTS: dict[str, str] = {}
+
+
+def _derived_factory(module: str) -> Callable[[], Dialect]:
+    def factory() -> Dialect:
+        return importlib.import_module(f"xgpu.dialects.{module}").dialect()
+
+    return factory
 
 
 def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
@@ -20,4 +39,15 @@ def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
 
     # nvvm/rocdl/xevm/spirv: xDSL 0.75 has none of these dialects; they hold
     # the GPU target attributes (#nvvm.target, #spirv.target_env, ...).
-    return {"gpu": get_gpu, **target_dialect_factories()}
+    overrides = {"gpu": get_gpu, **target_dialect_factories()}
+    for name, module in DERIVED_DIALECTS.items():
+        overrides[name] = _derived_factory(module)
+    return overrides
+
+
+def xdsl_dialect(name: str) -> Dialect | None:
+    """xDSL's own dialect `name` (the base a derived dialect completes)."""
+    from xdsl.universe import Universe
+
+    factory = Universe.get_multiverse().all_dialects.get(name)
+    return factory() if factory is not None else None
