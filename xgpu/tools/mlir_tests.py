@@ -97,7 +97,7 @@ def run_lines(text: str) -> list[str]:
             continue
         part = m.group(1).strip()
         if part.endswith("\\"):
-            pending += part[:-1] + " "
+            pending += part[:-1].rstrip() + " "
             continue
         lines.append((pending + part).strip())
         pending = ""
