@@ -1,0 +1,165 @@
+"""What real GPU programs carry: the IR that mlir-opt 22's GPU pipelines make of
+linalg-on-memref programs must read and print in xgpu as mlir-opt prints it.
+
+The programs (matmul, elementwise add/mul with linalg.generic, reductions,
+broadcast, transpose; 1-d, 2-d and 3-d; static and dynamic shapes) are in
+tests/filecheck/with-mlir/inputs/corpus/, each with the tile sizes of its
+`// tile-sizes:` line. At test time mlir-opt 22 runs each pipeline below on
+each program; xgpu (in this process) parses, verifies and prints every output,
+in custom and in generic form, and mlir-opt 22's reprint of each of xgpu's
+prints must be mlir-opt 22's own output. The failing outputs are listed with
+their first error, grouped by cause.
+
+Skipped without mlir-opt 22, except when XGPU_REQUIRE_MLIR=1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from xdsl.utils.exceptions import ParseError
+
+from xgpu.ir.printer import print_mlir
+from xgpu.ir.verifier import verify_ir
+from xgpu.tools.oracle import find_mlir_opt
+from xgpu.tools.xgpu_opt import make_context, parse, parse_error_diagnostic
+
+MLIR_OPT = find_mlir_opt()
+REQUIRE = os.environ.get("XGPU_REQUIRE_MLIR") == "1"
+CORPUS = Path(__file__).parents[1] / "filecheck" / "with-mlir" / "inputs" / "corpus"
+
+TO_LOOPS = ["--convert-linalg-to-parallel-loops"]
+TO_GPU = ["--gpu-map-parallel-loops", "--convert-parallel-loops-to-gpu"]
+OUTLINE = ["--gpu-kernel-outlining"]
+
+
+def pipelines(tile_sizes: str) -> dict[str, list[str]]:
+    tile = [f"--scf-parallel-loop-tiling=parallel-loop-tile-sizes={tile_sizes}"]
+    return {
+        "launch": TO_LOOPS + TO_GPU,
+        "outlined": TO_LOOPS + TO_GPU + OUTLINE,
+        "tiled": TO_LOOPS + tile + TO_GPU + OUTLINE,
+        "async": TO_LOOPS + TO_GPU + OUTLINE + ["--gpu-async-region"],
+        "canonicalized": TO_LOOPS + TO_GPU + OUTLINE + ["--canonicalize"],
+        "tiled-async-canonicalized": TO_LOOPS
+        + tile
+        + TO_GPU
+        + OUTLINE
+        + ["--gpu-async-region", "--canonicalize"],
+    }
+
+
+def corpus_cases() -> list[tuple[str, str, list[str]]]:
+    cases = []
+    for path in sorted(CORPUS.glob("*.mlir")):
+        text = path.read_text()
+        m = re.search(r"// tile-sizes: ([0-9,]+)", text)
+        assert m, f"{path.name} has no `// tile-sizes:` line"
+        for name, flags in pipelines(m.group(1)).items():
+            cases.append((f"{path.stem}/{name}", text, flags))
+    return cases
+
+
+class MlirOptError(Exception):
+    pass
+
+
+def mlir_opt(text: str, *flags: str) -> str:
+    assert MLIR_OPT is not None
+    proc = subprocess.run([MLIR_OPT, *flags, "-"], input=text, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise MlirOptError(first_error(proc.stderr))
+    return proc.stdout
+
+
+def first_error(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if "error" in line.lower():
+            return line
+    return lines[0] if lines else "(no message)"
+
+
+def _line(text: str, diag) -> str:
+    """The source line a diagnostic points at, shortened."""
+    if diag.location is None:
+        return ""
+    line = text.splitlines()[diag.location.line - 1].strip()
+    return line if len(line) <= 80 else line[:77] + "..."
+
+
+def _first_difference(want: str, got: str) -> str:
+    for i, (a, b) in enumerate(zip(want.splitlines(), got.splitlines(), strict=False), 1):
+        if a != b:
+            return f"line {i}: mlir-opt prints `{a.strip()}`, xgpu's IR reprints as `{b.strip()}`"
+    return "the outputs differ in length"
+
+
+def round_trip_problem(ref: str) -> str | None:
+    """None if xgpu reads `ref` (mlir-opt 22's output) and prints it back to the
+    same IR in custom and generic form; else the first problem."""
+    ctx = make_context()
+    try:
+        module = parse(ref, "<mlir-opt output>", ctx)
+    except ParseError as err:
+        diag = parse_error_diagnostic(err, 0, ctx)
+        return f"xgpu cannot parse it: {diag.message} (at `{_line(ref, diag)}`)"
+    except Exception as err:
+        return f"xgpu cannot parse it: {str(err).strip() or type(err).__name__}"
+    if (diag := verify_ir(module)) is not None:
+        return f"xgpu's verifier rejects it: {diag.message}"
+    for form, generic in (("custom", False), ("generic", True)):
+        try:
+            text = print_mlir(module, generic)
+        except Exception as err:
+            return f"xgpu cannot print it ({form} form): {type(err).__name__}: {err}"
+        try:
+            again = mlir_opt(text)
+        except MlirOptError as err:
+            return f"mlir-opt 22 rejects xgpu's {form} print: {err}"
+        if again != ref and again != mlir_opt(ref):
+            return f"{form} form differs: {_first_difference(ref, again)}"
+    return None
+
+
+def _cause(problem: str) -> str:
+    """The problem without the places and names that vary between outputs."""
+    cause = re.sub(r" \(at `.*`\)$", "", problem)
+    cause = re.sub(r"line \d+: ", "", cause)
+    return re.sub(r"%[\w#]+|@\w+|\^\w+", "_", cause)[:160]
+
+
+@pytest.mark.skipif(
+    MLIR_OPT is None and not REQUIRE,
+    reason="mlir-opt 22 not found (install mlir-22-tools or set XGPU_MLIR_OPT)",
+)
+def test_pipeline_outputs_read_and_print_as_mlir_opt_22():
+    assert MLIR_OPT is not None, "XGPU_REQUIRE_MLIR=1 but mlir-opt (22) not found"
+    cases = corpus_cases()
+    failures: list[tuple[str, str]] = []
+    launches = 0
+    for name, text, flags in cases:
+        try:
+            ref = mlir_opt(text, *flags)
+        except MlirOptError as err:
+            failures.append((name, f"mlir-opt 22 fails the pipeline (fix the corpus): {err}"))
+            continue
+        launches += "gpu.launch" in ref
+        if (problem := round_trip_problem(ref)) is not None:
+            failures.append((name, problem))
+    # The corpus is what it claims: about fifty outputs, most with GPU launches.
+    assert len(cases) >= 50
+    assert launches >= 40
+    causes = Counter(_cause(problem) for _, problem in failures)
+    report = "\n".join(f"  {name}: {problem}" for name, problem in failures)
+    summary = "\n".join(f"  {n} x {cause}" for cause, n in causes.most_common())
+    print(f"\n{len(failures)} of {len(cases)} pipeline outputs fail\n{summary}")
+    assert not failures, (
+        f"{len(failures)} of {len(cases)} pipeline outputs do not round-trip through xgpu:\n"
+        f"{report}\nby cause:\n{summary}"
+    )
