@@ -62,6 +62,8 @@ def test_expand_substitutes_tools_paths_and_keeps_redirections(tmp_path: Path):
     # `%mlir-opt` (a lit substitution of another project) and `mlir-opt-22` stay.
     assert "myopt" not in mt.expand("%mlir-opt %s", path, "myopt", "fc", "t").command
     assert "myopt" not in mt.expand("mlir-opt-22 %s", path, "myopt", "fc", "t").command
+    # Other lit substitutions are left alone.
+    assert mt.expand("x%shlibext %t.o", path, "o", "f", "/t/x").command == "x%shlibext /t/x.o"
 
 
 def test_xdsl_flags_respell_options_and_passes():

@@ -119,7 +119,8 @@ def lit_substitute(line: str, path: Path, tmp: str) -> str:
         "%T": shlex.quote(os.path.dirname(tmp)),
         "%%": "%",
     }
-    return re.sub(r"%[sSptT%]", lambda m: subs[m.group(0)], line)
+    # Only the substitutions named: `%shlibext` or `%mlir_lib_dir` stay as they are.
+    return re.sub(r"%[sSptT](?!\w)|%%", lambda m: subs[m.group(0)], line)
 
 
 def _segment_end(line: str, start: int) -> int:
