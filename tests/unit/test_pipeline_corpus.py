@@ -7,7 +7,8 @@ tests/filecheck/with-mlir/inputs/corpus/, each with the tile sizes of its
 `// tile-sizes:` line. At test time mlir-opt 22 runs each pipeline below on
 each program; xgpu (in this process) parses, verifies and prints every output,
 in custom and in generic form, and mlir-opt 22's reprint of each of xgpu's
-prints must be mlir-opt 22's own output. The failing outputs are listed with
+prints must be mlir-opt 22's own output; mlir-opt 22's generic print of the
+output must read back to the same IR too. The failing outputs are listed with
 their first error, grouped by cause.
 
 Skipped without mlir-opt 22, except when XGPU_REQUIRE_MLIR=1.
@@ -100,19 +101,28 @@ def _first_difference(want: str, got: str) -> str:
     return "the outputs differ in length"
 
 
-def round_trip_problem(ref: str) -> str | None:
-    """None if xgpu reads `ref` (mlir-opt 22's output) and prints it back to the
-    same IR in custom and generic form; else the first problem."""
+def _read(text: str, what: str):
+    """(module, None) if xgpu parses and verifies `text`, else (None, problem)."""
     ctx = make_context()
     try:
-        module = parse(ref, "<mlir-opt output>", ctx)
+        module = parse(text, "<mlir-opt output>", ctx)
     except ParseError as err:
         diag = parse_error_diagnostic(err, 0, ctx)
-        return f"xgpu cannot parse it: {diag.message} (at `{_line(ref, diag)}`)"
+        return None, f"xgpu cannot parse {what}: {diag.message} (at `{_line(text, diag)}`)"
     except Exception as err:
-        return f"xgpu cannot parse it: {str(err).strip() or type(err).__name__}"
+        return None, f"xgpu cannot parse {what}: {str(err).strip() or type(err).__name__}"
     if (diag := verify_ir(module)) is not None:
-        return f"xgpu's verifier rejects it: {diag.message}"
+        return None, f"xgpu's verifier rejects {what}: {diag.message}"
+    return module, None
+
+
+def round_trip_problem(ref: str) -> str | None:
+    """None if xgpu reads `ref` (mlir-opt 22's output), and mlir-opt's generic
+    print of it, and prints it back to the same IR in custom and generic form;
+    else the first problem."""
+    module, problem = _read(ref, "it")
+    if module is None:
+        return problem
     for form, generic in (("custom", False), ("generic", True)):
         try:
             text = print_mlir(module, generic)
@@ -124,6 +134,12 @@ def round_trip_problem(ref: str) -> str | None:
             return f"mlir-opt 22 rejects xgpu's {form} print: {err}"
         if again != ref and again != mlir_opt(ref):
             return f"{form} form differs: {_first_difference(ref, again)}"
+    generic_ref = mlir_opt(ref, "--mlir-print-op-generic")
+    module, problem = _read(generic_ref, "its generic form")
+    if module is None:
+        return problem
+    if (again := mlir_opt(print_mlir(module))) != ref:
+        return f"its generic form reads differently: {_first_difference(ref, again)}"
     return None
 
 
