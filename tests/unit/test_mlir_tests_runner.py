@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from xgpu.tools import mlir_test_chunks as mc
 from xgpu.tools import mlir_tests as mt
 from xgpu.tools.oracle import find_mlir_opt
 
@@ -142,13 +143,13 @@ def test_supported_passes_are_xgpu_opts():
 
 
 def test_chunkable_files():
-    assert mt.chunkable("// RUN: mlir-opt -split-input-file -verify-diagnostics %s\n") == (
+    assert mc.chunkable("// RUN: mlir-opt -split-input-file -verify-diagnostics %s\n") == (
         True,
         False,
         True,
     )
-    assert mt.chunkable("// RUN: mlir-opt -gpu-kernel-outlining %s | FileCheck %s\n")[0] is False
-    assert mt.chunkable("func.func @f() { return }\n")[0] is False
+    assert mc.chunkable("// RUN: mlir-opt -gpu-kernel-outlining %s | FileCheck %s\n")[0] is False
+    assert mc.chunkable("func.func @f() { return }\n")[0] is False
 
 
 @needs_mlir
@@ -179,14 +180,15 @@ def test_chunks_compare_with_mlir_opt(tmp_path: Path):
         "  gpu.wait [%x]\n"
         "}\n",
     )
-    results = mt.run_chunks(path, MLIR_OPT, "xgpu-opt")
+    results = mc.run_chunks(path, MLIR_OPT, "xgpu-opt")
     assert results is not None
     assert [(r.line, r.status) for r in results] == [
         (1, mt.PASS),
         (8, mt.PASS),
-        (13, "SKIP"),
+        (13, mt.PASS),
         (18, mt.PASS),
     ]
+    assert [r.by_oracle for r in results] == [False, False, True, False]
 
 
 @needs_mlir
@@ -199,18 +201,18 @@ def test_chunk_failures_are_reported(tmp_path: Path):
     def other_ir(argv):
         return 0, "func.func @g() {\n  return\n}\n", ""
 
-    status, detail = mt.check_chunk(chunk, path, MLIR_OPT, other_ir, False, False)
+    status, detail = mc.check_chunk(chunk, path, MLIR_OPT, other_ir, False, False)
     assert status == mt.FAIL and "@g" in detail and "@f" in detail
 
     def rejects(argv):
         return 1, "", "c.mlir:1:1: error: no way\n"
 
-    assert mt.check_chunk(chunk, path, MLIR_OPT, rejects, False, False) == (
+    assert mc.check_chunk(chunk, path, MLIR_OPT, rejects, False, False) == (
         mt.FAIL,
         "xgpu-opt rejects it: no way",
     )
     bad = "func.func @f() {\n  gpu.wait async\n}\n"
-    status, detail = mt.check_chunk(bad, path, MLIR_OPT, other_ir, False, False)
+    status, detail = mc.check_chunk(bad, path, MLIR_OPT, other_ir, False, False)
     assert status == mt.FAIL and detail.startswith("xgpu-opt accepts what mlir-opt 22 rejects")
-    status, detail = mt.check_chunk(bad, path, MLIR_OPT, rejects, False, False)
+    status, detail = mc.check_chunk(bad, path, MLIR_OPT, rejects, False, False)
     assert status == mt.FAIL and detail.startswith("error differs: 'no way'")

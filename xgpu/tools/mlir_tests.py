@@ -21,17 +21,17 @@ are printed), or the file `REQUIRES:` a feature. Nothing is fetched; exit status
 `--chunks` checks, instead, each `// -----` chunk of the files whose RUN lines
 run no pass (only parse, verify and print): xgpu-opt and mlir-opt 22 must agree
 on it. A chunk with `expected-*` annotations passes when xgpu-opt
-`--verify-diagnostics` accepts it (a chunk that mlir-opt 22 itself fails is
-counted apart: the file is not the MLIR 22 version there); another chunk passes
-when both tools reject it with the same first error, or both accept it and their
-outputs, each reprinted by mlir-opt 22, are equal.
+`--verify-diagnostics` accepts it; another chunk, or one whose annotations
+mlir-opt 22 itself fails (the file is not the MLIR 22 version there: it is
+judged by mlir-opt 22's diagnostics, and counted), passes when both tools reject
+it with the same first error, or both accept it and their outputs, each
+reprinted by mlir-opt 22, are equal. `--all-chunks` checks the inputs of the
+files that run passes too (parsed and printed only).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
 import re
 import shlex
@@ -39,11 +39,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from xgpu.tools.oracle import find_mlir_opt
 
 PASS, FAIL, UNSUPPORTED = "PASS", "FAIL", "UNSUPPORTED"
 
@@ -164,7 +162,7 @@ def mlir_opt_invocations(line: str) -> list[tuple[int, int, list[str]]]:
     return found
 
 
-def _option(arg: str) -> tuple[str, str | None] | None:
+def option_of(arg: str) -> tuple[str, str | None] | None:
     if not arg.startswith("-") or arg in ("-", "--"):
         return None
     name, eq, value = arg.lstrip("-").partition("=")
@@ -188,7 +186,7 @@ def pass_names(args: Iterable[str]) -> list[str]:
     args = list(args)
     i = 0
     while i < len(args):
-        opt = _option(args[i])
+        opt = option_of(args[i])
         i += 1
         if opt is None:
             continue
@@ -226,7 +224,7 @@ def xdsl_args(args: list[str]) -> list[str]:
     while i < len(args):
         arg = args[i]
         i += 1
-        opt = _option(arg)
+        opt = option_of(arg)
         if opt is None:
             out.append(arg)
             continue
@@ -371,140 +369,8 @@ def test_files(paths: list[str]) -> list[Path]:
     return files
 
 
-# --------------------------------------------------------------- chunk mode
-@dataclass
-class ChunkResult:
-    line: int
-    status: str  # PASS, FAIL or "SKIP" (mlir-opt 22 fails the chunk's annotations)
-    detail: str = ""
-
-
-def _first_error(text: str) -> str:
-    m = re.search(r"error: (.*)", text)
-    return m.group(1).strip() if m else text.strip().splitlines()[0] if text.strip() else ""
-
-
-def xgpu_in_process(argv: list[str]) -> tuple[int, str, str]:
-    """Run xgpu-opt's main in this process: (exit status, stdout, stderr)."""
-    from xgpu.tools.xgpu_opt import XGpuOptMain
-
-    out, err = io.StringIO(), io.StringIO()
-    rc = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            XGpuOptMain(args=argv).run()
-        except SystemExit as exc:
-            rc = exc.code if isinstance(exc.code, int) else 1
-    return rc, out.getvalue(), err.getvalue()
-
-
-def _subprocess_tool(opt: str) -> Callable[[list[str]], tuple[int, str, str]]:
-    def run(argv: list[str]) -> tuple[int, str, str]:
-        proc = subprocess.run(
-            [*shlex.split(opt), *argv], capture_output=True, text=True, errors="replace"
-        )
-        return proc.returncode, proc.stdout, proc.stderr
-
-    return run
-
-
-def xgpu_tool(opt: str) -> Callable[[list[str]], tuple[int, str, str]]:
-    """How to run the --opt command: in-process for plain xgpu-opt[ FLAGS]."""
-    words = shlex.split(opt)
-    if words and os.path.basename(words[0]) == "xgpu-opt":
-        extra = words[1:]
-        return lambda argv: xgpu_in_process([*argv, *extra])
-    return _subprocess_tool(opt)
-
-
-def chunkable(text: str) -> tuple[bool, bool, bool]:
-    """(pass-free, allow-unregistered, verify-diagnostics) of a file's RUN lines."""
-    lines = run_lines(text)
-    args = [a for line in lines for _, _, a in mlir_opt_invocations(line)]
-    if not args or any(pass_names(a) for a in args):
-        return False, False, False
-    names = {o[0] for a in args for o in map(_option, a) if o}
-    return True, "allow-unregistered-dialect" in names, "verify-diagnostics" in names
-
-
-def check_chunk(
-    chunk: str,
-    path: str,
-    mlir_opt: str,
-    tool: Callable[[list[str]], tuple[int, str, str]],
-    allow: bool,
-    verify: bool,
-) -> tuple[str, str]:
-    """(status, detail) of one chunk, written to `path` (padded to its line)."""
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(chunk)
-    allow_flag = ["--allow-unregistered-dialect"] if allow else []
-
-    def oracle(*args: str, text: str | None = None) -> subprocess.CompletedProcess[str]:
-        argv = [mlir_opt, *allow_flag, *args, "-" if text is not None else path]
-        return subprocess.run(argv, input=text, capture_output=True, text=True, errors="replace")
-
-    if verify and re.search(r"expected-(error|warning|note|remark)", chunk):
-        ref = oracle("--verify-diagnostics")
-        if ref.returncode != 0:
-            return "SKIP", "mlir-opt 22 fails it: " + _first_error(ref.stderr)
-        rc, _, err = tool([path, "--verify-diagnostics", *allow_flag])
-        return (PASS, "") if rc == 0 else (FAIL, head(err, 3))
-    ref = oracle()
-    rc, out, err = tool([path, *allow_flag])
-    if ref.returncode != 0:
-        if rc == 0:
-            return FAIL, "xgpu-opt accepts what mlir-opt 22 rejects: " + _first_error(ref.stderr)
-        want, got = _first_error(ref.stderr), _first_error(err)
-        return (PASS, "") if want == got else (FAIL, f"error differs: {got!r} vs {want!r}")
-    if rc != 0:
-        return FAIL, "xgpu-opt rejects it: " + _first_error(err or out)
-    again = oracle(text=out)
-    if again.returncode != 0:
-        return FAIL, "mlir-opt 22 rejects xgpu-opt's output: " + _first_error(again.stderr)
-    if again.stdout != ref.stdout:
-        import difflib
-
-        diff = difflib.unified_diff(
-            ref.stdout.splitlines(), again.stdout.splitlines(), "mlir-opt", "xgpu", lineterm="", n=0
-        )
-        return FAIL, "output differs:\n" + head("\n".join(list(diff)[2:]), 6)
-    return PASS, ""
-
-
-def run_chunks(
-    path: Path, mlir_opt: str, opt: str, all_files: bool = False
-) -> list[ChunkResult] | None:
-    """Per-chunk results of a pass-free file (None: not such a file). With
-    `all_files`, the inputs of files that run passes are checked too (parsed and
-    printed only, no pass run)."""
-    from xgpu.tools.xgpu_opt import split_chunks
-
-    text = path.read_text(encoding="utf-8", errors="replace")
-    free, allow, verify = chunkable(text)
-    if not free:
-        if not all_files or not run_lines(text):
-            return None
-        flags = " ".join(run_lines(text))
-        allow = "allow-unregistered-dialect" in flags
-        verify = "verify-diagnostics" in flags
-    split = any("split-input-file" in line for line in run_lines(text))
-    tool = xgpu_tool(opt)
-    results = []
-    with tempfile.TemporaryDirectory(prefix="mlir-chunks-") as tmpdir:
-        chunk_path = os.path.join(tmpdir, path.name)
-        for chunk, offset in split_chunks(text, split):
-            if not chunk.strip():
-                continue
-            status, detail = check_chunk(
-                "\n" * offset + chunk, chunk_path, mlir_opt, tool, allow, verify
-            )
-            results.append(ChunkResult(offset + 1, status, detail))
-    return results
-
-
 # ------------------------------------------------------------------- driver
-def _indent(text: str, by: str = "      ") -> str:
+def indent(text: str, by: str = "      ") -> str:
     return "\n".join(by + line for line in text.splitlines())
 
 
@@ -519,45 +385,18 @@ def main_lines(args: argparse.Namespace, files: list[Path]) -> int:
         for r in results:
             counts[r.status] += 1
             if args.verbose:
-                print(_indent(f"RUN {r.index}: {r.command}", "    "))
+                print(indent(f"RUN {r.index}: {r.command}", "    "))
             if r.status == UNSUPPORTED:
                 print(f"    RUN {r.index}: UNSUPPORTED ({r.detail})")
             elif r.status == FAIL:
                 print(f"    RUN {r.index}: FAIL ({r.detail})")
-                print(_indent(head(r.output, runner.lines_shown)))
+                print(indent(head(r.output, runner.lines_shown)))
     total = sum(counts.values())
     print(
         f"\n{len(files)} file(s), {total} RUN line(s): {counts[PASS]} PASS, "
         f"{counts[FAIL]} FAIL, {counts[UNSUPPORTED]} UNSUPPORTED"
     )
     return 1 if counts[FAIL] else 0
-
-
-def main_chunks(args: argparse.Namespace, files: list[Path]) -> int:
-    mlir_opt = args.mlir_opt or find_mlir_opt()
-    if mlir_opt is None:
-        print("mlir_tests: --chunks needs mlir-opt 22 (set XGPU_MLIR_OPT)", file=sys.stderr)
-        return 2
-    agree = total = skipped = 0
-    for path in files:
-        results = run_chunks(path, mlir_opt, args.opt, args.all_chunks)
-        if results is None:
-            if args.verbose:
-                print(f"{path.name}: not checked by chunk (its RUN lines run passes)")
-            continue
-        ok = sum(r.status == PASS for r in results)
-        skip = sum(r.status == "SKIP" for r in results)
-        print(
-            f"{path.name}: {ok} of {len(results) - skip} chunk(s) agree with mlir-opt 22"
-            + (f" ({skip} skipped: mlir-opt 22 fails their annotations)" if skip else "")
-        )
-        for r in results:
-            if r.status == FAIL or (args.verbose and r.status == "SKIP"):
-                print(f"    line {r.line}: {r.status}")
-                print(_indent(r.detail))
-        agree, total, skipped = agree + ok, total + len(results) - skip, skipped + skip
-    print(f"\nchunks: {agree} of {total} agree with mlir-opt 22 ({skipped} skipped)")
-    return 1 if agree != total else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -587,7 +426,11 @@ def main(argv: list[str] | None = None) -> int:
     if not files:
         print("mlir_tests: no *.mlir test file found", file=sys.stderr)
         return 2
-    return main_chunks(args, files) if args.chunks or args.all_chunks else main_lines(args, files)
+    if args.chunks or args.all_chunks:
+        from xgpu.tools.mlir_test_chunks import main_chunks
+
+        return main_chunks(args, files)
+    return main_lines(args, files)
 
 
 if __name__ == "__main__":
