@@ -1,0 +1,339 @@
+"""The SPIR-V attributes of GPU programs: #spirv.target_env (with its
+#spirv.vce and #spirv.resource_limits parts), the target of a gpu.module, and
+#spirv.entry_point_abi, the workgroup and subgroup sizes of a kernel. xDSL 0.75
+has no spirv dialect; these live in the `spirv` namespace that
+`xgpu.dialects.gpu.targets` registers. Textual forms follow mlir-opt 22."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    IntAttr,
+    IntegerAttr,
+    NoneAttr,
+    StringAttr,
+    i32,
+)
+from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from xgpu.dialects.gpu.struct_attrs import Field, StructAttr, opt
+
+# --------------------------------------------------------------------------
+# #spirv.vce, #spirv.resource_limits, #spirv.target_env
+# --------------------------------------------------------------------------
+
+SPIRV_VERSIONS = ("v1.0", "v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6")
+SPIRV_CLIENT_APIS = ("Metal", "OpenCL", "Vulkan", "WebGPU", "Unknown")
+SPIRV_VENDORS = (
+    "AMD",
+    "Apple",
+    "ARM",
+    "Broadcom",
+    "Imagination",
+    "Intel",
+    "NVIDIA",
+    "Qualcomm",
+    "SwiftShader",
+    "Unknown",
+)
+SPIRV_DEVICE_TYPES = ("CPU", "DiscreteGPU", "IntegratedGPU", "Other", "Unknown")
+
+
+@irdl_attr_definition
+class SPIRVVerCapExtAttr(ParametrizedAttribute):
+    """`#spirv.vce<v1.3, [Kernel, Addresses], [SPV_KHR_...]>`: SPIR-V version,
+    capabilities and extensions. Capability and extension names are kept as
+    written (any identifier; mlir-opt checks them against its enums)."""
+
+    name = "spirv.vce"
+
+    version: StringAttr
+    capabilities: ArrayAttr[StringAttr]
+    extensions: ArrayAttr[StringAttr]
+
+    def __init__(
+        self,
+        version: str = "v1.0",
+        capabilities: Sequence[str] = (),
+        extensions: Sequence[str] = (),
+    ):
+        super().__init__(
+            StringAttr(version),
+            ArrayAttr([StringAttr(c) for c in capabilities]),
+            ArrayAttr([StringAttr(e) for e in extensions]),
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        start = parser.pos
+        version = parser.parse_identifier()
+        if version not in SPIRV_VERSIONS:
+            parser.raise_error(f"unknown version: {version}", start)
+        parser.parse_punctuation(",")
+        caps = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
+        parser.parse_punctuation(",")
+        exts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
+        parser.parse_punctuation(">")
+        return (
+            StringAttr(version),
+            ArrayAttr([StringAttr(c) for c in caps]),
+            ArrayAttr([StringAttr(e) for e in exts]),
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.version.data}, [")
+        printer.print_string(", ".join(c.data for c in self.capabilities))
+        printer.print_string("], [")
+        printer.print_string(", ".join(e.data for e in self.extensions))
+        printer.print_string("]>")
+
+    def verify(self) -> None:
+        if self.version.data not in SPIRV_VERSIONS:
+            raise VerifyException(f"unknown version: {self.version.data}")
+
+
+_DEFAULT_WORKGROUP_SIZE = ArrayAttr(
+    [IntegerAttr(128, i32), IntegerAttr(128, i32), IntegerAttr(64, i32)]
+)
+
+
+@irdl_attr_definition
+class SPIRVResourceLimitsAttr(StructAttr):
+    """`#spirv.resource_limits<max_compute_shared_memory_size = 16384, ...>`."""
+
+    name = "spirv.resource_limits"
+    ALWAYS_ANGLES = True
+
+    max_compute_shared_memory_size: IntAttr
+    max_compute_workgroup_invocations: IntAttr
+    max_compute_workgroup_size: ArrayAttr
+    subgroup_size: IntAttr
+    min_subgroup_size: IntAttr | NoneAttr
+    max_subgroup_size: IntAttr | NoneAttr
+    cooperative_matrix_properties_khr: ArrayAttr | NoneAttr
+    cooperative_matrix_properties_nv: ArrayAttr | NoneAttr
+
+    FIELDS = (
+        Field(
+            "max_compute_shared_memory_size",
+            "max_compute_shared_memory_size",
+            "int",
+            IntAttr(16384),
+        ),
+        Field(
+            "max_compute_workgroup_invocations",
+            "max_compute_workgroup_invocations",
+            "int",
+            IntAttr(128),
+        ),
+        Field(
+            "max_compute_workgroup_size",
+            "max_compute_workgroup_size",
+            "array",
+            _DEFAULT_WORKGROUP_SIZE,
+        ),
+        Field("subgroup_size", "subgroup_size", "int", IntAttr(32)),
+        Field("min_subgroup_size", "min_subgroup_size", "opt_int", NoneAttr()),
+        Field("max_subgroup_size", "max_subgroup_size", "opt_int", NoneAttr()),
+        Field(
+            "cooperative_matrix_properties_khr",
+            "cooperative_matrix_properties_khr",
+            "array",
+            NoneAttr(),
+        ),
+        Field(
+            "cooperative_matrix_properties_nv",
+            "cooperative_matrix_properties_nv",
+            "array",
+            NoneAttr(),
+        ),
+    )
+
+    def __init__(
+        self,
+        max_compute_shared_memory_size: int = 16384,
+        max_compute_workgroup_invocations: int = 128,
+        max_compute_workgroup_size: ArrayAttr | Sequence[int] | None = None,
+        subgroup_size: int = 32,
+        min_subgroup_size: int | None = None,
+        max_subgroup_size: int | None = None,
+        cooperative_matrix_properties_khr: ArrayAttr | None = None,
+        cooperative_matrix_properties_nv: ArrayAttr | None = None,
+    ):
+        if max_compute_workgroup_size is None:
+            wg: ArrayAttr = _DEFAULT_WORKGROUP_SIZE
+        elif isinstance(max_compute_workgroup_size, ArrayAttr):
+            wg = max_compute_workgroup_size
+        else:
+            wg = ArrayAttr([IntegerAttr(v, i32) for v in max_compute_workgroup_size])
+        super().__init__(
+            IntAttr(max_compute_shared_memory_size),
+            IntAttr(max_compute_workgroup_invocations),
+            wg,
+            IntAttr(subgroup_size),
+            opt(None if min_subgroup_size is None else IntAttr(min_subgroup_size)),
+            opt(None if max_subgroup_size is None else IntAttr(max_subgroup_size)),
+            opt(cooperative_matrix_properties_khr),
+            opt(cooperative_matrix_properties_nv),
+        )
+
+
+@irdl_attr_definition
+class SPIRVTargetEnvAttr(ParametrizedAttribute):
+    """`#spirv.target_env<#spirv.vce<...>, (api=API,)? (Vendor(:DeviceType(:id)?)?,)?
+    #spirv.resource_limits<...>>`: the SPIR-V target of a gpu.module (what
+    `--spirv-attach-target` attaches). `Unknown` API/vendor/device type are not
+    printed, and a device id only after a known device type."""
+
+    name = "spirv.target_env"
+
+    triple: SPIRVVerCapExtAttr
+    client_api: StringAttr
+    vendor: StringAttr
+    device_type: StringAttr
+    device_id: IntAttr | NoneAttr
+    limits: SPIRVResourceLimitsAttr
+
+    def __init__(
+        self,
+        triple: SPIRVVerCapExtAttr | None = None,
+        limits: SPIRVResourceLimitsAttr | None = None,
+        client_api: str = "Unknown",
+        vendor: str = "Unknown",
+        device_type: str = "Unknown",
+        device_id: int | None = None,
+    ):
+        super().__init__(
+            triple or SPIRVVerCapExtAttr(),
+            StringAttr(client_api),
+            StringAttr(vendor),
+            StringAttr(device_type),
+            opt(None if device_id is None else IntAttr(device_id)),
+            limits or SPIRVResourceLimitsAttr(),
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        start = parser.pos
+        triple = parser.parse_attribute()
+        if not isinstance(triple, SPIRVVerCapExtAttr):
+            parser.raise_error("expected #spirv.vce attribute", start)
+        parser.parse_punctuation(",")
+        api, vendor, device_type = "Unknown", "Unknown", "Unknown"
+        device_id: Attribute = NoneAttr()
+        if parser.parse_optional_keyword("api") is not None:
+            parser.parse_punctuation("=")
+            start = parser.pos
+            api = parser.parse_identifier()
+            if api not in SPIRV_CLIENT_APIS:
+                parser.raise_error(f"unknown client API: {api}", start)
+            parser.parse_punctuation(",")
+        start = parser.pos
+        if (ident := parser.parse_optional_identifier()) is not None:
+            vendor = ident
+            if vendor not in SPIRV_VENDORS:
+                parser.raise_error(f"unknown vendor: {vendor}", start)
+            if parser.parse_optional_punctuation(":") is not None:
+                start = parser.pos
+                device_type = parser.parse_identifier()
+                if device_type not in SPIRV_DEVICE_TYPES:
+                    parser.raise_error(f"unknown device type: {device_type}", start)
+                if parser.parse_optional_punctuation(":") is not None:
+                    device_id = IntAttr(parser.parse_integer(allow_boolean=False))
+            parser.parse_punctuation(",")
+        start = parser.pos
+        limits = parser.parse_attribute()
+        if not isinstance(limits, SPIRVResourceLimitsAttr):
+            parser.raise_error("expected #spirv.resource_limits attribute", start)
+        parser.parse_punctuation(">")
+        return (
+            triple,
+            StringAttr(api),
+            StringAttr(vendor),
+            StringAttr(device_type),
+            device_id,
+            limits,
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.triple)
+        if self.client_api.data != "Unknown":
+            printer.print_string(f", api={self.client_api.data}")
+        if self.vendor.data != "Unknown":
+            printer.print_string(f", {self.vendor.data}")
+            if self.device_type.data != "Unknown":
+                printer.print_string(f":{self.device_type.data}")
+                if isinstance(self.device_id, IntAttr):
+                    printer.print_string(f":{self.device_id.data}")
+        printer.print_string(", ")
+        printer.print_attribute(self.limits)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        for value, allowed, what in (
+            (self.client_api.data, SPIRV_CLIENT_APIS, "client API"),
+            (self.vendor.data, SPIRV_VENDORS, "vendor"),
+            (self.device_type.data, SPIRV_DEVICE_TYPES, "device type"),
+        ):
+            if value not in allowed:
+                raise VerifyException(f"unknown {what}: {value}")
+
+
+@irdl_attr_definition
+class SPIRVEntryPointABIAttr(StructAttr):
+    """`#spirv.entry_point_abi<workgroup_size = [32, 1, 1], subgroup_size = 16,
+    target_width = 32>`: what a kernel (`spirv.entry_point_abi` on a gpu.func)
+    fixes of its launch. Every parameter is optional; `<>` is kept."""
+
+    name = "spirv.entry_point_abi"
+    ALWAYS_ANGLES = True
+
+    workgroup_size: DenseArrayBase | NoneAttr
+    subgroup_size: IntAttr | NoneAttr
+    target_width: IntAttr | NoneAttr
+
+    FIELDS = (
+        Field("workgroup_size", "workgroup_size", "i32_array", NoneAttr()),
+        Field("subgroup_size", "subgroup_size", "opt_int", NoneAttr()),
+        Field("target_width", "target_width", "opt_int", NoneAttr()),
+    )
+
+    def __init__(
+        self,
+        workgroup_size: Sequence[int] | None = None,
+        subgroup_size: int | None = None,
+        target_width: int | None = None,
+    ):
+        super().__init__(
+            opt(None if workgroup_size is None else DenseArrayBase.from_list(i32, workgroup_size)),
+            opt(None if subgroup_size is None else IntAttr(subgroup_size)),
+            opt(None if target_width is None else IntAttr(target_width)),
+        )
+
+
+def verify_spirv_attribute(name: str, value: Attribute) -> None:
+    """MLIR's `SPIRVDialect::verifyOperationAttribute`: the `spirv.*`
+    discardable attributes an op may carry."""
+    from xgpu.diagnostics import OpDiagnostic
+
+    if name == "spirv.entry_point_abi":
+        if not isinstance(value, SPIRVEntryPointABIAttr):
+            raise OpDiagnostic(
+                "'spirv.entry_point_abi' attribute must be an entry point ABI attribute",
+                prefix=False,
+            )
+    elif name == "spirv.target_env":
+        if not isinstance(value, SPIRVTargetEnvAttr):
+            raise OpDiagnostic("'spirv.target_env' must be a spirv::TargetEnvAttr", prefix=False)
+    else:
+        raise OpDiagnostic(f"found unsupported '{name}' attribute on operation", prefix=False)
