@@ -39,3 +39,17 @@ func.func @attrs() attributes {
 // CHECK: module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.0, [Kernel], []>, #spirv.resource_limits<>>}
 module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.0, [Kernel], []>, #spirv.resource_limits<>>} {
 }
+
+// -----
+
+// Cooperative matrix properties: all parameters, in any order, printed in
+// declaration order; a scope as `<Name>` or `#spirv.scope<Name>`.
+// CHECK: cooperative_matrix_properties_khr = [#spirv.coop_matrix_props_khr<m_size = 8, n_size = 8, k_size = 32, a_type = i8, b_type = i8, c_type = i32, result_type = i32, acc_sat = false, scope = <Subgroup>>, #spirv.coop_matrix_props_khr<m_size = 16, n_size = 16, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = true, scope = <Workgroup>>]
+// CHECK-SAME: cooperative_matrix_properties_nv = [#spirv.coop_matrix_props_nv<m_size = 8, n_size = 8, k_size = 32, a_type = i8, b_type = i8, c_type = i32, result_type = i32, scope = <Subgroup>>]
+// CHECK: s = #spirv.scope<Device>
+func.func @coop() attributes {
+  r = #spirv.resource_limits<cooperative_matrix_properties_khr = [#spirv.coop_matrix_props_khr<m_size = 8, n_size = 8, k_size = 32, a_type = i8, b_type = i8, c_type = i32, result_type = i32, acc_sat = false, scope = <Subgroup>>, #spirv.coop_matrix_props_khr<scope = #spirv.scope<Workgroup>, acc_sat = 1, m_size = 16, n_size = 16, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32>], cooperative_matrix_properties_nv = [#spirv.coop_matrix_props_nv<m_size = 8, n_size = 8, k_size = 32, a_type = i8, b_type = i8, c_type = i32, result_type = i32, scope = <Subgroup>>]>,
+  s = #spirv.scope<Device>
+} {
+  return
+}

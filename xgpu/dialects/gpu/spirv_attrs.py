@@ -7,6 +7,7 @@ has no spirv dialect; these live in the `spirv` namespace that
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -319,6 +320,159 @@ class SPIRVEntryPointABIAttr(StructAttr):
             opt(None if subgroup_size is None else IntAttr(subgroup_size)),
             opt(None if target_width is None else IntAttr(target_width)),
         )
+
+
+SPIRV_SCOPES = (
+    "CrossDevice",
+    "Device",
+    "Workgroup",
+    "Subgroup",
+    "Invocation",
+    "QueueFamily",
+    "ShaderCallKHR",
+)
+_SCOPE_ERROR = "expected ::mlir::spirv::Scope to be one of: " + ", ".join(SPIRV_SCOPES)
+
+
+def _parse_scope_name(parser: AttrParser) -> str:
+    """`<Subgroup>`: a scope after its `#spirv.scope` or as a parameter."""
+    parser.parse_punctuation("<")
+    start = parser.pos
+    name = parser.parse_optional_identifier()
+    if name not in SPIRV_SCOPES:
+        parser.raise_error(_SCOPE_ERROR, start, max(parser.pos, start + 1))
+    parser.parse_punctuation(">")
+    return name
+
+
+@irdl_attr_definition
+class SPIRVScopeAttr(ParametrizedAttribute):
+    """`#spirv.scope<Subgroup>`: an execution or memory scope."""
+
+    name = "spirv.scope"
+
+    value: StringAttr
+
+    def __init__(self, value: str):
+        super().__init__(StringAttr(value))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return (StringAttr(_parse_scope_name(parser)),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.value.data}>")
+
+
+class _CoopMatrixProps(ParametrizedAttribute):
+    """`key = value` parameters in any order, all of them required, printed in
+    declaration order: sizes (integers), element types, `acc_sat` (a boolean,
+    KHR only) and `scope = <Scope>`."""
+
+    KEYS: ClassVar[tuple[tuple[str, str], ...]]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        kinds = dict(cls.KEYS)
+        values: dict[str, Attribute] = {}
+        parser.parse_punctuation("<")
+        while True:
+            start = parser.pos
+            key = parser.parse_optional_identifier()
+            if key not in kinds or key in values:
+                parser.raise_error(f"duplicate or unknown struct parameter name: {key}", start)
+            parser.parse_punctuation("=")
+            values[key] = cls._parse_value(parser, kinds[key])
+            if len(values) == len(kinds):
+                break
+            if parser.parse_optional_punctuation(",") is None:
+                parser.raise_error("expected ','")
+        parser.parse_punctuation(">")
+        return tuple(values[key] for key, _ in cls.KEYS)
+
+    @staticmethod
+    def _parse_value(parser: AttrParser, kind: str) -> Attribute:
+        if kind == "int":
+            return IntAttr(parser.parse_integer(allow_boolean=False))
+        if kind == "type":
+            return parser.parse_type()
+        if kind == "bool":
+            if (flag := parser.parse_optional_boolean()) is not None:
+                return IntAttr(int(flag))
+            return IntAttr(int(parser.parse_integer(allow_boolean=False) != 0))
+        if parser.parse_optional_characters("#spirv.scope") is not None:
+            return StringAttr(_parse_scope_name(parser))
+        return StringAttr(_parse_scope_name(parser))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for i, ((key, kind), value) in enumerate(zip(self.KEYS, self.parameters)):
+            printer.print_string(f"{', ' if i else ''}{key} = ")
+            if kind == "type":
+                printer.print_attribute(value)
+            elif kind == "bool":
+                assert isinstance(value, IntAttr)
+                printer.print_string("true" if value.data else "false")
+            elif kind == "scope":
+                assert isinstance(value, StringAttr)
+                printer.print_string(f"<{value.data}>")
+            else:
+                assert isinstance(value, IntAttr)
+                printer.print_string(str(value.data))
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        scope = self.parameters[-1]
+        if not isinstance(scope, StringAttr) or scope.data not in SPIRV_SCOPES:
+            raise VerifyException(_SCOPE_ERROR)
+
+
+_COOP_KEYS = (
+    ("m_size", "int"),
+    ("n_size", "int"),
+    ("k_size", "int"),
+    ("a_type", "type"),
+    ("b_type", "type"),
+    ("c_type", "type"),
+    ("result_type", "type"),
+)
+
+
+@irdl_attr_definition
+class SPIRVCoopMatrixPropsKHRAttr(_CoopMatrixProps):
+    """`#spirv.coop_matrix_props_khr<m_size = 8, ..., acc_sat = false,
+    scope = <Subgroup>>`: a cooperative matrix shape a device supports (an
+    element of `cooperative_matrix_properties_khr` in #spirv.resource_limits)."""
+
+    name = "spirv.coop_matrix_props_khr"
+    KEYS = (*_COOP_KEYS, ("acc_sat", "bool"), ("scope", "scope"))
+
+    m_size: IntAttr
+    n_size: IntAttr
+    k_size: IntAttr
+    a_type: Attribute
+    b_type: Attribute
+    c_type: Attribute
+    result_type: Attribute
+    acc_sat: IntAttr
+    scope: StringAttr
+
+
+@irdl_attr_definition
+class SPIRVCoopMatrixPropsNVAttr(_CoopMatrixProps):
+    """`#spirv.coop_matrix_props_nv<m_size = 8, ..., scope = <Subgroup>>`."""
+
+    name = "spirv.coop_matrix_props_nv"
+    KEYS = (*_COOP_KEYS, ("scope", "scope"))
+
+    m_size: IntAttr
+    n_size: IntAttr
+    k_size: IntAttr
+    a_type: Attribute
+    b_type: Attribute
+    c_type: Attribute
+    result_type: Attribute
+    scope: StringAttr
 
 
 def verify_spirv_attribute(name: str, value: Attribute) -> None:

@@ -22,8 +22,11 @@ from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import irdl_attr_definition
 
 from xgpu.dialects.gpu.spirv_attrs import (
+    SPIRVCoopMatrixPropsKHRAttr,
+    SPIRVCoopMatrixPropsNVAttr,
     SPIRVEntryPointABIAttr,
     SPIRVResourceLimitsAttr,
+    SPIRVScopeAttr,
     SPIRVTargetEnvAttr,
     SPIRVVerCapExtAttr,
 )
@@ -235,6 +238,9 @@ TARGET_DIALECT_ATTRS: dict[str, list[type[Attribute]]] = {
         SPIRVVerCapExtAttr,
         SPIRVResourceLimitsAttr,
         SPIRVEntryPointABIAttr,
+        SPIRVCoopMatrixPropsKHRAttr,
+        SPIRVCoopMatrixPropsNVAttr,
+        SPIRVScopeAttr,
     ],
 }
 """The attributes of this module, by the dialect namespace they belong to."""

@@ -26,3 +26,8 @@ module attributes {x.y = #spirv.entry_point_abi<foo = 1>} {}
 
 // expected-error @below {{duplicate or unknown struct parameter name: workgroup_size}}
 module attributes {x.y = #spirv.entry_point_abi<workgroup_size = [32, 1, 1], workgroup_size = [1, 1, 1]>} {}
+
+// -----
+
+// expected-error @below {{expected ','}}
+module attributes {x.y = #spirv.coop_matrix_props_khr<n_size = 8>} {}
