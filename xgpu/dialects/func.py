@@ -17,18 +17,14 @@ from collections.abc import Mapping, Sequence
 
 from xdsl.dialects import func as xfunc
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ArrayAttr,
     DictionaryAttr,
     FlatSymbolRefAttrConstr,
     FunctionType,
-    IntegerType,
-    Signedness,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
     UnitAttr,
-    VectorType,
 )
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -49,9 +45,9 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects import xdsl_dialect
 from xgpu.dialects.derive import derived_dialect
+from xgpu.dialects.function_attrs import verify_function_attr_dicts
 
 # Attributes that the custom form of func.func carries outside `attributes {}`.
 _INFERRED = ("sym_visibility", "sym_name", "function_type")
@@ -237,68 +233,6 @@ class FuncOp(xfunc.FuncOp):
             printer.print_region(self.body, print_entry_block_args=False)
 
 
-# LLVM's argument attributes that need a pointer or an integer, where the type
-# is an LLVM type (MLIR's builtin integers, floats and vectors of them count).
-_LLVM_POINTER_ATTRS = frozenset(
-    "llvm." + n
-    for n in (
-        "noalias",
-        "readonly",
-        "writeonly",
-        "nonnull",
-        "nocapture",
-        "align",
-        "dereferenceable",
-        "dereferenceable_or_null",
-    )
-)
-_LLVM_INTEGER_ATTRS = frozenset({"llvm.zeroext", "llvm.signext"})
-
-
-def _llvm_kind(type: Attribute) -> str | None:
-    """ "pointer", "integer" or "other" for an LLVM-compatible type, else None."""
-    if isinstance(type, VectorType):
-        return "other" if _llvm_kind(type.element_type) is not None else None
-    if isinstance(type, IntegerType):
-        return "integer" if type.signedness.data == Signedness.SIGNLESS else None
-    if isinstance(type, AnyFloat):
-        return "other"
-    if type.name == "llvm.ptr":
-        return "pointer"
-    if type.name.startswith("llvm."):
-        return "other"
-    return None
-
-
-def _verify_attr_dicts(
-    attrs: ArrayAttr[DictionaryAttr] | None, types: Sequence[Attribute], kind: str
-) -> None:
-    if attrs is None:
-        return
-    plural = "arguments" if kind == "argument" else "results"
-    if len(attrs) != len(types):
-        raise VerifyException(
-            f"expects {kind} attribute array to have the same number of elements as the "
-            f"number of function {plural}, got {len(attrs)}, but expected {len(types)}"
-        )
-    for entry in attrs.data:
-        if isinstance(entry, DictionaryAttr) and any("." not in k for k in entry.data):
-            raise VerifyException(f"{plural} may only have dialect attributes")
-    for entry, type in zip(attrs.data, types):
-        llvm = _llvm_kind(type)
-        if llvm is None or not isinstance(entry, DictionaryAttr):
-            continue
-        for key in entry.data:
-            if key in _LLVM_POINTER_ATTRS and llvm != "pointer":
-                raise OpDiagnostic(
-                    f'"{key}" attribute attached to non-pointer LLVM type', prefix=False
-                )
-            if key in _LLVM_INTEGER_ATTRS and llvm != "integer":
-                raise OpDiagnostic(
-                    f'"{key}" attribute attached to non-integer LLVM type', prefix=False
-                )
-
-
 def verify_function_signature(op: xfunc.FuncOp) -> None:
     """MLIR's checks of a func.func before its body: a declaration is not
     public; the argument and result attributes, one dictionary per argument or
@@ -306,8 +240,8 @@ def verify_function_signature(op: xfunc.FuncOp) -> None:
     if not op.body.blocks and op.sym_visibility in (None, StringAttr("public")):
         raise VerifyException("symbol declaration cannot have public visibility")
     ftype = op.function_type
-    _verify_attr_dicts(op.arg_attrs, ftype.inputs.data, "argument")
-    _verify_attr_dicts(op.res_attrs, ftype.outputs.data, "result")
+    verify_function_attr_dicts(op.arg_attrs, ftype.inputs.data, "argument")
+    verify_function_attr_dicts(op.res_attrs, ftype.outputs.data, "result")
 
 
 @irdl_op_definition

@@ -53,3 +53,14 @@ func.func @coop() attributes {
 } {
   return
 }
+
+// -----
+
+// Kernel arguments' interface variables: (set, binding) as 32-bit unsigned,
+// a storage class on scalars only.
+// CHECK: {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1)>}, %{{.*}}: i32 {spirv.interface_var_abi = #spirv.interface_var_abi<(1, 2), Uniform>}, %{{.*}}: f32 {spirv.interface_var_abi = #spirv.interface_var_abi<(4294967295, 3), StorageBuffer>}) kernel
+gpu.module @m {
+  gpu.func @k(%a: memref<4xf32> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1)>}, %b: i32 {spirv.interface_var_abi = #spirv.interface_var_abi<(1,2),Uniform>}, %c: f32 {spirv.interface_var_abi = #spirv.interface_var_abi<(-1, 3), StorageBuffer>}) kernel {
+    gpu.return
+  }
+}

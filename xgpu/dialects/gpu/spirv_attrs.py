@@ -475,6 +475,75 @@ class SPIRVCoopMatrixPropsNVAttr(_CoopMatrixProps):
     scope: StringAttr
 
 
+SPIRV_STORAGE_CLASSES = (
+    "UniformConstant",
+    "Input",
+    "Uniform",
+    "Output",
+    "Workgroup",
+    "CrossWorkgroup",
+    "Private",
+    "Function",
+    "Generic",
+    "PushConstant",
+    "AtomicCounter",
+    "Image",
+    "StorageBuffer",
+    "CallableDataKHR",
+    "IncomingCallableDataKHR",
+    "RayPayloadKHR",
+    "HitAttributeKHR",
+    "IncomingRayPayloadKHR",
+    "ShaderRecordBufferKHR",
+    "PhysicalStorageBuffer",
+    "CodeSectionINTEL",
+    "DeviceOnlyINTEL",
+    "HostOnlyINTEL",
+    "TaskPayloadWorkgroupEXT",
+)
+
+
+@irdl_attr_definition
+class SPIRVInterfaceVarABIAttr(ParametrizedAttribute):
+    """`#spirv.interface_var_abi<(set, binding), StorageClass?>`: where a
+    kernel argument lives (`spirv.interface_var_abi` on a gpu.func argument).
+    The set and binding are 32-bit unsigned (a negative value wraps)."""
+
+    name = "spirv.interface_var_abi"
+
+    descriptor_set: IntAttr
+    binding: IntAttr
+    storage_class: StringAttr
+    """"" when not given."""
+
+    def __init__(self, descriptor_set: int, binding: int, storage_class: str = ""):
+        super().__init__(IntAttr(descriptor_set), IntAttr(binding), StringAttr(storage_class))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        parser.parse_punctuation("(")
+        descriptor_set = parser.parse_integer(allow_boolean=False) % 2**32
+        if parser.parse_optional_punctuation(",") is None:
+            parser.raise_error("expected ','")
+        binding = parser.parse_integer(allow_boolean=False) % 2**32
+        parser.parse_punctuation(")")
+        storage_class = ""
+        if parser.parse_optional_punctuation(",") is not None:
+            start = parser.pos
+            storage_class = parser.parse_optional_identifier() or ""
+            if storage_class not in SPIRV_STORAGE_CLASSES:
+                parser.raise_error(f"unknown storage class: {storage_class}", start)
+        parser.parse_punctuation(">")
+        return (IntAttr(descriptor_set), IntAttr(binding), StringAttr(storage_class))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<({self.descriptor_set.data}, {self.binding.data})")
+        if self.storage_class.data:
+            printer.print_string(f", {self.storage_class.data}")
+        printer.print_string(">")
+
+
 def verify_spirv_attribute(name: str, value: Attribute) -> None:
     """MLIR's `SPIRVDialect::verifyOperationAttribute`: the `spirv.*`
     discardable attributes an op may carry."""

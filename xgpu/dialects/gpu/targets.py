@@ -25,6 +25,7 @@ from xgpu.dialects.gpu.spirv_attrs import (
     SPIRVCoopMatrixPropsKHRAttr,
     SPIRVCoopMatrixPropsNVAttr,
     SPIRVEntryPointABIAttr,
+    SPIRVInterfaceVarABIAttr,
     SPIRVResourceLimitsAttr,
     SPIRVScopeAttr,
     SPIRVTargetEnvAttr,
@@ -241,6 +242,7 @@ TARGET_DIALECT_ATTRS: dict[str, list[type[Attribute]]] = {
         SPIRVCoopMatrixPropsKHRAttr,
         SPIRVCoopMatrixPropsNVAttr,
         SPIRVScopeAttr,
+        SPIRVInterfaceVarABIAttr,
     ],
 }
 """The attributes of this module, by the dialect namespace they belong to."""
