@@ -64,3 +64,13 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// SPIR-V storage classes as memref memory spaces.
+// CHECK: func.func @spaces(%{{.*}}: memref<12xf32, #spirv.storage_class<CrossWorkgroup>>, %{{.*}}: memref<4xi32, #spirv.storage_class<StorageBuffer>>)
+func.func @spaces(%a: memref<12xf32, #spirv.storage_class<CrossWorkgroup>>, %b: memref<4xi32, #spirv.storage_class<StorageBuffer>>) {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %a[%c0] : memref<12xf32, #spirv.storage_class<CrossWorkgroup>>
+  return
+}

@@ -496,11 +496,43 @@ SPIRV_STORAGE_CLASSES = (
     "IncomingRayPayloadKHR",
     "ShaderRecordBufferKHR",
     "PhysicalStorageBuffer",
+    "TaskPayloadWorkgroupEXT",
     "CodeSectionINTEL",
     "DeviceOnlyINTEL",
     "HostOnlyINTEL",
-    "TaskPayloadWorkgroupEXT",
 )
+"""In MLIR's order (that of its message for an unknown one)."""
+
+
+@irdl_attr_definition
+class SPIRVStorageClassAttr(ParametrizedAttribute):
+    """`#spirv.storage_class<StorageBuffer>`: a SPIR-V storage class, the
+    memory space of a memref in a program for a SPIR-V target."""
+
+    name = "spirv.storage_class"
+
+    value: StringAttr
+
+    def __init__(self, value: str):
+        super().__init__(StringAttr(value))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        start = parser.pos
+        value = parser.parse_optional_identifier()
+        if value not in SPIRV_STORAGE_CLASSES:
+            parser.raise_error(
+                "expected ::mlir::spirv::StorageClass to be one of: "
+                + ", ".join(SPIRV_STORAGE_CLASSES),
+                start,
+                max(parser.pos, start + 1),
+            )
+        parser.parse_punctuation(">")
+        return (StringAttr(value),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.value.data}>")
 
 
 @irdl_attr_definition

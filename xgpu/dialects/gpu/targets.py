@@ -28,6 +28,7 @@ from xgpu.dialects.gpu.spirv_attrs import (
     SPIRVInterfaceVarABIAttr,
     SPIRVResourceLimitsAttr,
     SPIRVScopeAttr,
+    SPIRVStorageClassAttr,
     SPIRVTargetEnvAttr,
     SPIRVVerCapExtAttr,
 )
@@ -243,6 +244,7 @@ TARGET_DIALECT_ATTRS: dict[str, list[type[Attribute]]] = {
         SPIRVCoopMatrixPropsNVAttr,
         SPIRVScopeAttr,
         SPIRVInterfaceVarABIAttr,
+        SPIRVStorageClassAttr,
     ],
 }
 """The attributes of this module, by the dialect namespace they belong to."""
