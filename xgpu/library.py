@@ -26,6 +26,7 @@ diagnostics mlir-opt 22 gives, for compilers that embed xgpu.
 from __future__ import annotations
 
 import difflib
+import re
 import weakref
 from collections.abc import Iterable
 
@@ -42,7 +43,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Input, Span
 
 from xgpu import diagnostics
-from xgpu.diagnostics import Diagnostic, SourceFiles, format_diagnostic
+from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 
 __all__ = [
     "Diagnostics",
@@ -186,6 +187,31 @@ def _span_at(text: str, name: str, diag: Diagnostic) -> Span:
     return Span(offset, min(offset + 1, len(text)), Input(text, name))
 
 
+_UNDEFINED = re.compile(r"values used but not defined: \[(.*)\]")
+_TOKENS = re.compile(r'//[^\n]*|"(?:[^"\\\n]|\\.)*"|%[\w$.-]+')
+
+
+def undeclared_value_diagnostics(text: str, name: str, message: str) -> list[Diagnostic] | None:
+    """mlir-opt's diagnostics for xDSL's `values used but not defined: [%a,
+    ...]` (raised at the end of the input): `use of undeclared SSA value name`
+    at the first use of each value, in the order of the text. None for any
+    other message."""
+    match = _UNDEFINED.fullmatch(message)
+    if match is None:
+        return None
+    wanted = {v.strip() for v in match[1].split(",") if v.strip()}
+    index = LineIndex(text)
+    found: list[Diagnostic] = []
+    for token in _TOKENS.finditer(text):
+        value = token.group()
+        if value in wanted:
+            wanted.discard(value)
+            line, col = index.line_col(token.start())
+            loc = Location(name, line, col)
+            found.append(Diagnostic("error", "use of undeclared SSA value name", loc))
+    return found or None
+
+
 def parse(
     text: str,
     name: str = "<input>",
@@ -212,6 +238,13 @@ def parse(
         parser = LocatingParser(ctx, text, name)
         module = parser.parse_module()
     except ParseError as err:
+        undeclared = undeclared_value_diagnostics(text, name, err.msg)
+        if undeclared is not None:
+            error = ParseDiagnosticError(
+                undeclared[0], _span_at(text, name, undeclared[0]), sources
+            )
+            error.diagnostics.extend(undeclared[1:])
+            raise error from None
         diag = parse_error_diagnostic(err, 0, ctx)
         raise ParseDiagnosticError(diag, err.span, sources) from None
     except DiagnosticException as err:

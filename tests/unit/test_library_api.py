@@ -65,6 +65,23 @@ def test_parse_error_of_an_undefined_value_and_an_unknown_op():
     assert str(info.value).startswith("n.mlir:2:8: error: custom op 'gpu.nope' is unknown")
 
 
+def test_undeclared_values_are_reported_at_their_first_uses():
+    # As mlir-opt: one error per value, at its first use (xDSL reports them
+    # together at the end of the input).
+    text = (
+        "func.func @f() {\n  // %x in a comment\n  %0 = arith.addi %y, %x : i32\n"
+        "  %1 = arith.addi %x, %y : i32\n  return\n}\n"
+    )
+    with pytest.raises(xgpu.ParseDiagnosticError) as info:
+        xgpu.parse(text, "u.mlir")
+    found = [(d.message, d.location.line, d.location.col) for d in info.value.diagnostics]
+    assert found == [
+        ("use of undeclared SSA value name", 3, 19),
+        ("use of undeclared SSA value name", 3, 23),
+    ]
+    assert str(info.value).startswith("u.mlir:3:19: error: use of undeclared SSA value name\n")
+
+
 def test_parse_with_verify_raises_every_error():
     text = (
         "func.func @f(%x: i64) -> i32 {\n  return %x : i64\n}\n"
