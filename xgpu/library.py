@@ -302,8 +302,42 @@ def _verify(op: Operation) -> Diagnostics:
 # ------------------------------------------------------------------ pipelines
 
 
+def _split_top_level(spec: str) -> list[str]:
+    """`a,b{x="1,2"},c(d,e)` -> `a`, `b{x="1,2"}`, `c(d,e)`."""
+    parts: list[str] = []
+    depth, quote, start = 0, False, 0
+    for i, char in enumerate(spec):
+        if char == '"':
+            quote = not quote
+        elif not quote and char in "({":
+            depth += 1
+        elif not quote and char in ")}":
+            depth -= 1
+        elif not quote and char == "," and depth == 0:
+            parts.append(spec[start:i])
+            start = i + 1
+    parts.append(spec[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+_ANCHOR = re.compile(r"([\w$]+\.[\w$.]+)\((.*)\)", re.DOTALL)
+
+
+def flatten_pipeline(spec: str) -> str:
+    """An mlir-opt pass pipeline (`builtin.module(func.func(canonicalize),
+    gpu-kernel-outlining)`) as xgpu-opt's pass list: the op anchors dropped
+    (xgpu's passes find the ops they work on themselves)."""
+    out: list[str] = []
+    for part in _split_top_level(spec):
+        match = _ANCHOR.fullmatch(part)
+        out.append(flatten_pipeline(match[2]) if match else part)
+    return ",".join(p for p in out if p)
+
+
 def _pipeline(spec: str, callback) -> PassPipeline:  # type: ignore[no-untyped-def]
     from xgpu.tools.xgpu_opt import pass_registry
+
+    spec = flatten_pipeline(spec)
 
     available = pass_registry()
     try:
@@ -338,7 +372,8 @@ def run_pipeline(
     verify_each: bool = True,
 ) -> Diagnostics:
     """Run the xgpu-opt pass pipeline `pipeline` (`"canonicalize,cse"`,
-    `'gpu-kernel-outlining{data-layout-str="..."}'`) on `module`, in place.
+    `'gpu-kernel-outlining{data-layout-str="..."}'`; mlir-opt's op anchors,
+    `builtin.module(func.func(canonicalize))`, are dropped) on `module`, in place.
     Returns the warnings and remarks the passes emitted; raises
     `PassDiagnosticError` with every diagnostic when a pass reports an error
     or, with `verify_each`, leaves IR that fails to verify (checked before

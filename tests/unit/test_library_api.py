@@ -195,6 +195,14 @@ def test_run_pipeline_verifies_first_and_names_unknown_passes():
         xgpu.run_pipeline(module, "gpu-async-simplify{nope=1}")
 
 
+def test_run_pipeline_takes_mlir_opt_pipelines():
+    module = xgpu.parse(ASYNC, "a.mlir")
+    remarks = xgpu.run_pipeline(
+        module, "builtin.module(func.func(canonicalize),gpu-async-simplify{remarks=true})"
+    )
+    assert len(remarks) == 2 and "gpu.wait [%t]" in xgpu.print_mlir(module)
+
+
 def test_run_pipeline_with_data_layout_in_the_dl_entry_form():
     text = (
         "func.func @f(%n: index) {\n"
