@@ -16,7 +16,7 @@ TEXT = """func.func @f(%t: !gpu.async.token) {
 
 def test_parse_verify_print():
     module = xgpu.parse(TEXT, "t.mlir")
-    assert xgpu.verify(module) is None
+    assert xgpu.verify(module) == []
     assert xgpu.print_mlir(module) == (
         "builtin.module {\n"
         "  func.func @f(%t: !gpu.async.token) {\n"
@@ -36,7 +36,7 @@ def test_verify_reports_location_and_message():
         "func.func @f(%n: index) {\n  %m = gpu.alloc (%n) : memref<4xf32>\n  func.return\n}\n",
         "a.mlir",
     )
-    diag = xgpu.verify(module)
+    diag = xgpu.verify(module).first
     assert diag is not None
     assert diag.message == "'gpu.alloc' op incorrect number of dynamic sizes, has 1, expected 0"
     assert (diag.location.file, diag.location.line, diag.location.col) == ("a.mlir", 2, 8)

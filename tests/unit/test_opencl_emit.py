@@ -15,8 +15,8 @@ from xgpu.backend.opencl.names import BUILTINS, KEYWORDS, SymbolNamer, is_reserv
 def emit(body: str, **options):
     text = body if "gpu.module" in body else f"gpu.module @m {{\n{body}\n}}\n"
     module = xgpu.parse(text, "t.mlir")
-    diag = xgpu.verify(module)
-    assert diag is None, diag.message
+    errors = xgpu.verify(module)
+    assert not errors, errors.format()
     gpu_module = next(op for op in module.walk() if op.name == "gpu.module")
     # The plain accesses (tests/unit/test_opencl_guards.py checks the guarded ones).
     options.setdefault("checked", False)

@@ -364,7 +364,7 @@ def env():
     ctx = cl.Context([device])
     queue = cl.CommandQueue(ctx)
     module = xgpu.parse(KERNELS, "kernels.mlir")
-    assert xgpu.verify(module) is None
+    assert xgpu.verify(module) == []
     gpu_module = next(op for op in module.walk() if op.name == "gpu.module")
     prog = compile_gpu_module(gpu_module, reduction=ORDER)
     try:
@@ -667,7 +667,7 @@ gpu.module @sg4 {
 def test_emulated_subgroups_of_four(env):
     """subgroup_size=4 on a block of 10: subgroups of 4, 4 and 2 lanes."""
     module = xgpu.parse(SUBGROUPS_OF_4, "sg4.mlir")
-    assert xgpu.verify(module) is None
+    assert xgpu.verify(module) == []
     prog = compile_gpu_module(next(iter(module.body.block.ops)), subgroup_size=4, reduction=ORDER)
     built = env.cl.Program(env.ctx, prog.source).build(prog.build_options)
     abi = prog.kernels["k"]

@@ -221,8 +221,8 @@ def program(family: str | None = None):
         + "}\n"
     )
     module = xgpu.parse(text, "reductions.mlir")
-    diag = xgpu.verify(module)
-    assert diag is None, diag.message
+    errors = xgpu.verify(module)
+    assert not errors, errors.format()
     return module
 
 

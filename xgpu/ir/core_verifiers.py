@@ -47,6 +47,9 @@ register("func.return", replace_custom=True, custom=_return_custom)
 
 def _func_custom(op: Operation) -> None:
     assert isinstance(op, func.FuncOp)
+    from xgpu.dialects.func import verify_function_signature
+
+    verify_function_signature(op)
     entry = op.body.blocks.first
     if entry is None:
         return

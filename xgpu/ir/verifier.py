@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseArrayBase, UnregisteredOp, i32
 from xdsl.ir import Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, OpDef, VariadicDef
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import (
@@ -205,13 +205,30 @@ def _verify_own(op: Operation) -> None:
     verify_op(op)
 
 
-def _verify_tree(op: Operation) -> None:
+def _is_isolated(op: Operation) -> bool:
+    """An op with regions isolated from above (not an unregistered op, which
+    xDSL reports as having every trait)."""
+    return bool(op.regions) and not _is_unregistered(op) and op.has_trait(IsolatedFromAbove)
+
+
+class _Stop(Exception):
+    """An isolated op below failed (its diagnostics are collected): stop
+    verifying the ops that enclose it, as MLIR does."""
+
+
+def _verify_tree(op: Operation, collect: list[Diagnostic] | None = None) -> None:
     """MLIR's order: the op, then each block of its regions (empty-block check on
-    entry, its ops, the terminator check on exit), then the op's region checks."""
+    entry, its ops, the terminator check on exit), then the op's region checks.
+
+    With `collect` (MLIR's verifier, which reports every failure), the ops
+    isolated from above in the op's blocks are verified after its other nested
+    ops, each on its own: the first failure inside each is appended to
+    `collect`, and the op's region checks are skipped when one failed."""
     _checked(op, lambda: _verify_own(op))
     if not op.regions:
         return
     may_lack = _may_lack_terminator(op)
+    isolated: list[Operation] = []
     for region in op.regions:
         for block in region.blocks:
             last = block.last_op
@@ -220,7 +237,10 @@ def _verify_tree(op: Operation) -> None:
                     _checked(op, _raise_empty_block)
                 continue
             for child in block.ops:
-                _verify_tree(child)
+                if collect is not None and _is_isolated(child):
+                    isolated.append(child)
+                else:
+                    _verify_tree(child, collect)
             if not may_lack and not (last.has_trait(IsTerminator) or _is_unregistered(last)):
                 raise _Failed(
                     Diagnostic(
@@ -230,6 +250,19 @@ def _verify_tree(op: Operation) -> None:
                         op=last,
                     )
                 )
+    if isolated:
+        assert collect is not None
+        failed = False
+        for child in isolated:
+            try:
+                _verify_isolated(child, collect)
+            except _Failed as failure:
+                collect.append(failure.diag)
+                failed = True
+            except _Stop:
+                failed = True
+        if failed:
+            raise _Stop
     if isinstance(op, RegionVerifier):
         _checked(op, op.verify_regions_)
     _checked(op, lambda: verify_regions(op))
@@ -252,3 +285,39 @@ def verify_ir(root: Operation) -> Diagnostic | None:
     except _Failed as failed:
         return failed.diag
     return None
+
+
+def _local_ops(op: Operation):
+    """The ops nested in `op`, not looking inside the ops isolated from above."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                yield child
+                if not _is_isolated(child):
+                    yield from _local_ops(child)
+
+
+def _verify_isolated(op: Operation, collect: list[Diagnostic]) -> None:
+    """MLIR's verification of an op isolated from above: its ops (the isolated
+    ones each on its own), then the dominance of the uses in its regions."""
+    _verify_tree(op, collect)
+    info = DominanceInfo()
+    for child in _local_ops(op):
+        if child.operands:
+            _checked(child, lambda child=child: verify_dominance(child, info))
+
+
+def verify_all(root: Operation) -> list[Diagnostic]:
+    """Every error mlir-opt's verifier reports for `root`: in each op isolated
+    from above (function, module) that encloses no failing isolated op, the
+    first failure, in the order of the IR (a use that its definition does not
+    dominate counts, after the other checks of the op). Empty when valid."""
+    found: list[Diagnostic] = []
+    try:
+        with deferring_region_checks(), indexed_symbol_tables():
+            _verify_isolated(root, found)
+    except _Failed as failed:
+        found.append(failed.diag)
+    except _Stop:
+        pass
+    return found

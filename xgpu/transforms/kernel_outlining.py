@@ -345,15 +345,14 @@ class GpuKernelOutliningPass(ModulePass):
     def _data_layout(self, ctx: Context) -> Attribute | None:
         if not self.data_layout_str:
             return None
-        from xdsl.dialects.dlti import DataLayoutSpecAttr
-
         try:
             attr = Parser(ctx, self.data_layout_str, "data-layout-str").parse_attribute()
         except Exception as err:
             raise DiagnosticException(
                 f"gpu-kernel-outlining: data-layout-str '{self.data_layout_str}' does not parse"
             ) from err
-        if not isinstance(attr, DataLayoutSpecAttr):
+        # xgpu's #dlti.dl_spec (xgpu.dialects.dlti) or xDSL's.
+        if attr.name != "dlti.dl_spec":
             raise DiagnosticException(
                 f"gpu-kernel-outlining: data-layout-str '{self.data_layout_str}' is not a "
                 "data layout specification (#dlti.dl_spec<...>)"

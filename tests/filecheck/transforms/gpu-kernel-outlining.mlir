@@ -62,7 +62,7 @@ func.func @basic(%a: memref<?xf32>, %n: index, %v: f32, %w: f32) {
 // modules of the run (@f_kernel and @f_kernel_1 are taken). Each new module
 // goes right after its function.
 // CHECK-LABEL: builtin.module attributes {gpu.container_module} {
-// CHECK-NEXT:    func.func private @f_kernel() -> ()
+// CHECK-NEXT:    func.func private @f_kernel()
 // CHECK-NEXT:    func.func @f(%n: index) {
 // CHECK-NEXT:      gpu.launch_func @f_kernel_0::@f_kernel blocks in (%n, %n, %n) threads in (%n, %n, %n)
 // CHECK-NEXT:      gpu.launch_func @f_kernel_2::@f_kernel blocks in (%n, %n, %n) threads in (%n, %n, %n)
@@ -78,7 +78,7 @@ func.func @basic(%a: memref<?xf32>, %n: index, %v: f32, %w: f32) {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    gpu.module @g_kernel {
 // CHECK-NEXT:      gpu.func @g_kernel() kernel {
-// CHECK:         func.func private @f_kernel_1() -> ()
+// CHECK:         func.func private @f_kernel_1()
 // CHECK-NEXT:  }
 func.func private @f_kernel()
 func.func @f(%n: index) {

@@ -44,7 +44,11 @@ def verify_dialect_attribute(op: Operation, name: str, value: Attribute) -> None
 
 
 def verify_dialect_attributes(op: Operation) -> None:
-    """Check every `gpu.*` discardable attribute of `op`."""
+    """Check every `gpu.*` (and `spirv.*`) discardable attribute of `op`."""
     for name, value in op.attributes.items():
         if name.startswith("gpu."):
             verify_dialect_attribute(op, name, value)
+        elif name.startswith("spirv."):
+            from xgpu.dialects.gpu.spirv_attrs import verify_spirv_attribute
+
+            verify_spirv_attribute(name, value)

@@ -59,6 +59,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
 
 from xgpu.diagnostics import OpDiagnostic
+from xgpu.dialects.function_attrs import verify_function_attr_dicts
 from xgpu.dialects.gpu.attributes import AddressSpace, verify_attributions
 from xgpu.dialects.gpu.module import GPUModuleOp, ODSAttrConstraint
 from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage, IsolatedFromAboveWithMLIRMessage
@@ -449,12 +450,8 @@ class GPUFuncOp(IRDLOperation):
 
     def verify_(self) -> None:
         ftype = self.function_type
-        self._verify_attr_dicts(
-            self.arg_attrs, len(ftype.inputs), "argument", "function arguments", "arguments"
-        )
-        self._verify_attr_dicts(
-            self.res_attrs, len(ftype.outputs), "result", "function results", "results"
-        )
+        verify_function_attr_dicts(self.arg_attrs, ftype.inputs.data, "argument")
+        verify_function_attr_dicts(self.res_attrs, ftype.outputs.data, "result")
         if self.is_kernel and len(ftype.outputs) != 0:
             raise VerifyException("expected void return type for kernel function")
 
@@ -476,25 +473,6 @@ class GPUFuncOp(IRDLOperation):
         # MLIR's structural check of the blocks, which runs after the op's verifier.
         if any(block.first_op is None for block in self.body.blocks):
             raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)
-
-    @staticmethod
-    def _verify_attr_dicts(
-        attrs: ArrayAttr[DictionaryAttr] | None,
-        expected: int,
-        kind: str,
-        what: str,
-        plural: str,
-    ) -> None:
-        if attrs is None:
-            return
-        if len(attrs) != expected:
-            raise VerifyException(
-                f"expects {kind} attribute array to have the same number of elements "
-                f"as the number of {what}, got {len(attrs)}, but expected {expected}"
-            )
-        for entry in attrs.data:
-            if any("." not in name for name in entry.data):
-                raise VerifyException(f"{plural} may only have dialect attributes")
 
     # ----------------------------------------------------------------- syntax
 
