@@ -13,15 +13,19 @@ of the default dialect of the op whose region holds them (`return`, `call`,
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import StringIO
 
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.context import Context
+from xdsl.dialects.builtin import AnyFloat, ModuleOp, UnregisteredOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from xgpu.ir.asm_names import DEFAULT_DIALECTS, result_names
+from xgpu.ir.float_text import apfloat_text, exponent_text
 from xgpu.ir.printer import MLIRPrinter
 
 _VALID = re.compile(r"[A-Za-z0-9$._-]*")
@@ -225,6 +229,24 @@ class MLIRStylePrinter(MLIRPrinter):
         self.print_string(f"^{name}")
         return name
 
+    def print_float(self, value: float, type: AnyFloat) -> None:
+        self.print_string(_float_text(value, type, lambda: self._captured_float(value, type)))
+
+    def _captured_float(self, value: float, type: AnyFloat) -> str:
+        stream, column = self.stream, self._current_column
+        self.stream = StringIO()
+        try:
+            super().print_float(value, type)
+            return self.stream.getvalue()
+        finally:
+            self.stream, self._current_column = stream, column
+
+    def print_successors(self, successors) -> None:
+        # MLIR writes a generic op's successors right after its operands.
+        if successors:
+            with self.in_square_brackets():
+                self.print_list(successors, self.print_block_name)
+
     # ----------------------------------------------------------- structure
     def print_block(
         self,
@@ -338,6 +360,26 @@ class MLIRStylePrinter(MLIRPrinter):
         return name
 
 
+def _float_text(value: float, type: AnyFloat, fallback: Callable[[], str]) -> str:
+    """MLIR's printFloatValue: six significant digits in `%e` form where they
+    give the value back, else APFloat's shortest text, else the bits in upper
+    case hexadecimal (always for infinities and NaNs)."""
+    try:
+        pack, unpack = type.pack, type.unpack
+        type.compile_time_size
+    except NotImplementedError:
+        return fallback()
+    if math.isfinite(value):
+        text = exponent_text(value) if value else f"{value:.6e}"
+        if unpack(pack([float(text)]), 1)[0] == value:
+            return text
+        text = apfloat_text(value, type.name)
+        if "." in text:
+            return text
+    raw = pack((value,))
+    return "0x" + raw[::-1].hex().upper()
+
+
 def print_mlir_style(op: Operation, generic: bool = False, debuginfo: bool = False) -> str:
     """`op` printed as mlir-opt 22 prints it (a module with its `#map` aliases)."""
     out = StringIO()
@@ -346,4 +388,14 @@ def print_mlir_style(op: Operation, generic: bool = False, debuginfo: bool = Fal
         printer.print_top_level(op)
     else:
         printer.print_op(op)
+    return out.getvalue()
+
+
+def mlir_style_text(ctx: Context, module: ModuleOp, generic: bool, debuginfo: bool) -> str:
+    """xgpu-opt's output for `module` with --mlir-style (mlir-opt's framing)."""
+    out = StringIO()
+    printer = MLIRStylePrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_top_level(module)
+    printer.print_metadata(ctx.loaded_dialects)
+    out.write("\n\n")
     return out.getvalue()

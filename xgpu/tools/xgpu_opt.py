@@ -43,10 +43,12 @@ from xgpu.ir.builtin_limits import BuiltinLimitsParser
 from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
+from xgpu.ir.mlir_style import mlir_style_text
 from xgpu.ir.nesting import MAX_NESTING, TOO_DEEP, deep_call, nesting_error
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.splats import SplatParser
 from xgpu.ir.verifier import generic_text, verify_ir
+from xgpu.tools import mlir_cli
 from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.verify_diagnostics import check, parse_expectations
 
@@ -504,7 +506,9 @@ class XGpuOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        flags: dict[str, bool] = {}
         for action in arg_parser._actions:
+            flags.update(dict.fromkeys(action.option_strings, action.nargs != 0))
             if action.dest == "verify_diagnostics":
                 action.help = (
                     "check the expected-error/warning/note/remark annotations of the "
@@ -512,6 +516,7 @@ class XGpuOptMain(xDSLOptMain):
                 )
             if action.dest == "parsing_diagnostics":
                 action.help = "accepted for compatibility: parse errors are always diagnostics"
+        mlir_cli.install(arg_parser, flags, self.available_passes)
 
     def setup_pipeline(self) -> None:
         def callback(
@@ -525,7 +530,20 @@ class XGpuOptMain(xDSLOptMain):
                 Printer(stream=sys.stdout).print_op(module)
                 print("\n\n\n")
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+        try:
+            mlir_cli.check_pipeline(self.args.passes, self.available_passes)
+            self.pipeline = PassPipeline.parse_spec(
+                self.available_passes, self.args.passes, callback
+            )
+        except (mlir_cli.CliError, ValueError) as err:
+            mlir_cli.fail(_first_line(err))
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.args.mlir_style and parse_spec(self.args.target).name == "mlir":
+            return mlir_style_text(
+                self.ctx, prog, self.args.print_op_generic, self.args.print_debuginfo
+            )
+        return super().output_resulting_program(prog)
 
     # --------------------------------------------------------------- running
     def process_chunk(self, text: str, name: str, line_offset: int) -> ChunkResult:
