@@ -80,6 +80,8 @@ def test_translate() -> None:
     assert translate(
         ['--gpu-kernel-outlining=data-layout-str="#dlti.dl_spec<index = 32 : i32>"'], flags, passes
     ) == ["-p", 'gpu-kernel-outlining{data-layout-str="#dlti.dl_spec<index = 32 : i32>"}']
+    # MLIR's test-convergence check changes no output: accepted, dropped.
+    assert translate(["-canonicalize=test-convergence"], flags, passes) == ["-p", "canonicalize"]
     with pytest.raises(CliError, match="did you mean '--gpu-kernel-outlining'"):
         translate(["--gpu-kernel-outline"], flags, passes)
     with pytest.raises(CliError, match="no such option 'mapping' .* did you mean 'mapping-policy'"):
