@@ -156,8 +156,13 @@ def _split_pipeline(text: str) -> list[str]:
 _ITEM = re.compile(r"([\w.$-]+)\s*(?:\{(.*?)\})?\s*(?:\((.*)\))?", re.S)
 
 
-def mlir_pipeline(text: str, passes: Mapping[str, Callable[[], type[ModulePass]]]) -> list[str]:
-    """The passes of `--pass-pipeline` (MLIR's textual pipeline), flattened."""
+def mlir_pipeline(
+    text: str, passes: Mapping[str, Callable[[], type[ModulePass]]], anchor: str | None = None
+) -> list[str]:
+    """The passes of `--pass-pipeline` (MLIR's textual pipeline) in xgpu-opt's
+    syntax. `anchor` is the path of op names the items run on (None: the
+    pipeline's root, "": the module); passes nested under ops inside the module
+    run on those ops only (`xgpu-nest`)."""
     specs: list[str] = []
     for item in _split_pipeline(text):
         m = _ITEM.fullmatch(item)
@@ -165,9 +170,21 @@ def mlir_pipeline(text: str, passes: Mapping[str, Callable[[], type[ModulePass]]
             raise CliError(f"invalid pass pipeline '{item}'")
         name, options, nested = m.group(1), m.group(2), m.group(3)
         if nested is not None:
-            specs.extend(mlir_pipeline(nested, passes))
-        else:
-            specs.append(pass_spec(name, options or "", passes))
+            if anchor is None:
+                if name not in ("builtin.module", "any"):
+                    raise CliError(
+                        f"can't add pass restricted to '{name}' on a PassManager intended "
+                        "to run on 'builtin.module'"
+                    )
+                inner = ""
+            else:
+                inner = f"{anchor}/{name}" if anchor else name
+            specs.extend(mlir_pipeline(nested, passes, inner))
+            continue
+        spec = pass_spec(name, options or "", passes)
+        if anchor:
+            spec = f"xgpu-nest{{anchor={_spec_value(anchor)} pipeline={_spec_value(spec)}}}"
+        specs.append(spec)
     return specs
 
 
