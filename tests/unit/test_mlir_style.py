@@ -76,7 +76,7 @@ def test_translate() -> None:
         ["--pass-pipeline=builtin.module(func.func(canonicalize{max-iterations=2}),cse)"],
         flags,
         passes,
-    ) == ["-p", "canonicalize{max-iterations=2},cse"]
+    ) == ["-p", 'xgpu-nest{anchor="func.func" pipeline="canonicalize{max-iterations=2}"},cse']
     assert translate(
         ['--gpu-kernel-outlining=data-layout-str="#dlti.dl_spec<index = 32 : i32>"'], flags, passes
     ) == ["-p", 'gpu-kernel-outlining{data-layout-str="#dlti.dl_spec<index = 32 : i32>"}']

@@ -21,11 +21,12 @@ from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import AnyFloat, ModuleOp, UnregisteredOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from xgpu.ir.asm_names import DEFAULT_DIALECTS, result_names
 from xgpu.ir.float_text import apfloat_text, exponent_text
+from xgpu.ir.loc_aliases import LocAliases, location_text
 from xgpu.ir.printer import MLIRPrinter
 
 _VALID = re.compile(r"[A-Za-z0-9$._-]*")
@@ -195,9 +196,45 @@ class MLIRStylePrinter(MLIRPrinter):
         self._dialects: list[str] = ["builtin"]
         self._extra_ids = 0
 
+    # With --mlir-print-debuginfo: the location aliases (`_collecting` while a
+    # first, discarded printing meets the locations in MLIR's order).
+    _locs: LocAliases | None = None
+    _collecting = False
+
     def print_top_level(self, op: Operation) -> None:
         self._names = AsmNames(op, self.print_generic_format)
+        if not self.print_debuginfo:
+            super().print_top_level(op)
+            return
+        scout = MLIRStylePrinter(
+            stream=StringIO(), print_generic_format=self.print_generic_format, print_debuginfo=True
+        )
+        scout._names = self._names
+        scout._locs = locs = LocAliases()
+        scout._collecting = True
+        scout.print_op(op)
+        locs.finish()
+        self._locs = locs
+        for line in locs.definitions(deferred=False):
+            self.print_string(line + "\n")
         super().print_top_level(op)
+        for line in locs.definitions(deferred=True):
+            self.print_string("\n" + line)
+
+    def _print_location(self, loc: Attribute, alias: bool) -> None:
+        if self._collecting and self._locs is not None:
+            self._locs.visit(loc, deferrable=alias)
+        names = self._locs.names if self._locs is not None and not self._collecting else {}
+        if alias and loc in names:
+            self.print_string(f"loc({names[loc]})")
+        else:
+            self.print_string(f"loc({location_text(loc)})")
+
+    def print_operation_type(self, op: Operation) -> None:
+        self.print_function_type(op.operand_types, op.result_types)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self._print_location(op.location, alias=True)
 
     def _ensure_names(self, op: Operation) -> AsmNames:
         if self._names is None:
@@ -293,7 +330,7 @@ class MLIRStylePrinter(MLIRPrinter):
             self.print_attribute(arg.type)
             if self.print_debuginfo:
                 self.print_string(" ")
-                self.print_attribute(arg.location)
+                self._print_location(arg.location, alias=False)
 
     def print_region(
         self,
@@ -324,6 +361,9 @@ class MLIRStylePrinter(MLIRPrinter):
 
     def print_op(self, op: Operation) -> None:
         self._ensure_names(op)
+        if self._collecting and self._locs is not None:
+            # MLIR meets an op's location before what the op holds.
+            self._locs.visit(op.location, deferrable=True)
         begin = self._current_column
         self._print_results(op)
         if isinstance(op, UnregisteredOp):
@@ -349,7 +389,7 @@ class MLIRStylePrinter(MLIRPrinter):
             op.print(self)
             if self.print_debuginfo:
                 self.print_string(" ")
-                self.print_attribute(op.location)
+                self._print_location(op.location, alias=True)
         else:
             self.print_op_with_default_format(op)
 

@@ -26,6 +26,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnknownLoc, UnregisteredOp, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
+from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
@@ -56,6 +57,23 @@ from xgpu.tools.verify_diagnostics import check, parse_expectations
 # silently do nothing (or the wrong thing) on xgpu's ops.
 _XDSL_GPU_PASSES = ("memref-to-gpu", "gpu-map-parallel-loops")
 _XDSL_GPU_TARGETS = ("wgsl",)
+
+
+@dataclass
+class _LocatedArgument(Parser.Argument):
+    """An argument that keeps the location of its name unless given another."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name != "location" or value is not None:
+            super().__setattr__(name, value)
+
+
+@dataclass
+class _LocatedUnresolvedArgument(Parser.UnresolvedArgument):
+    location: Attribute | None = None
+
+    def resolve(self, type: Attribute) -> Parser.Argument:
+        return _LocatedArgument(self.name, type, self.location)  # pyright: ignore[reportArgumentType]
 
 
 class _LocatedParseError(DiagnosticException):
@@ -139,6 +157,9 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
         self._line_offset = line_offset
         self._index = LineIndex(text)
         self._name_positions: list[tuple[int, int]] = []
+        # Where the last `loc(...)` ended, and the last top-level op parsed.
+        self._location_end = -1
+        self._top_op: Operation | None = None
         self._region_depth = 0
         # The `<{...}>` of each generic op being parsed, as written.
         self._written_properties: list[dict[str, Attribute] | None] = []
@@ -148,6 +169,11 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
         if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
             return ModuleOp([])
         module = super().parse_module(allow_implicit_module)
+        if module is not self._top_op and isinstance(module.location, UnknownLoc):
+            # MLIR's implicit module is at the start of its buffer: 0:0 for a
+            # file, just after the `// -----` for a later split chunk.
+            line, col = (self._line_offset + 1, 9) if self._line_offset else (0, 0)
+            module.location = diagnostics.make_location_attr(self._file, line, col)
         # xDSL can leave a forward reference unresolved when its definition was
         # in a region that closed before; MLIR rejects such a use.
         for op in module.walk():
@@ -158,6 +184,23 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
                         Diagnostic("error", "use of undeclared SSA value name", loc, op=op)
                     )
         return module
+
+    def parse_optional_location(self):
+        location = super().parse_optional_location()
+        if location is not None:
+            self._location_end = self._current_token.span.start
+        return location
+
+    def parse_optional_argument(self, expect_type: bool = True):
+        # As in MLIR, an argument is where its name is, unless written otherwise.
+        arg = super().parse_optional_argument(expect_type)
+        if arg is None:
+            return None
+        line, col = self._index.line_col(arg.name.start)
+        location = diagnostics.make_location_attr(self._file, line + self._line_offset, col)
+        if isinstance(arg, Parser.Argument):
+            return _LocatedArgument(arg.name, arg.type, location)
+        return _LocatedUnresolvedArgument(arg.name, location)
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
@@ -284,7 +327,11 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
             if isinstance(op, UnregisteredOp):
                 self._check_dialect_allows(op, pos)
             _default_segment_sizes(op)
-            if isinstance(op.location, UnknownLoc):
+            if self._region_depth == 0:
+                self._top_op = op
+            # An op written with `loc(unknown)` keeps it.
+            explicit = self._location_end == self._current_token.span.start
+            if isinstance(op.location, UnknownLoc) and not explicit:
                 line, col = self._index.line_col(pos)
                 op.location = diagnostics.make_location_attr(
                     self._file, line + self._line_offset, col
