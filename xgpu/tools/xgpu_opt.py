@@ -76,6 +76,16 @@ class _LocatedUnresolvedArgument(Parser.UnresolvedArgument):
         return _LocatedArgument(self.name, type, self.location)  # pyright: ignore[reportArgumentType]
 
 
+def _locate_implicit_terminators(op: Operation) -> None:
+    """The terminator an op's parser added (an omitted `scf.yield`) is at the
+    op, as in MLIR; written terminators were located when parsed."""
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is not None and isinstance(last.location, UnknownLoc):
+                last.location = op.location
+
+
 class _LocatedParseError(DiagnosticException):
     """A parse error found after parsing, at an op's recorded location."""
 
@@ -140,6 +150,9 @@ _SIMPLE_TYPE = re.compile(
     r"(?:index|[isu]?i[0-9]+|f16|bf16|f32|f64)(?![\w.<])"
 )
 
+# A block argument's name and colon, ending where its type begins.
+_ARGUMENT_BEFORE_TYPE = re.compile(r"[(,]\s*(%[\w$.-]+)\s*:\s*\Z")
+_ARGUMENT_END = (MLIRTokenKind.COMMA, MLIRTokenKind.R_PAREN)
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
 _L_BRACE = MLIRTokenKind.L_BRACE
 
@@ -159,6 +172,7 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
         self._name_positions: list[tuple[int, int]] = []
         # Where the last `loc(...)` ended, and the last top-level op parsed.
         self._location_end = -1
+        self._attribute_span = (-1, -1)
         self._top_op: Operation | None = None
         self._region_depth = 0
         # The `<{...}>` of each generic op being parsed, as written.
@@ -167,8 +181,9 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
         if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
-            return ModuleOp([])
-        module = super().parse_module(allow_implicit_module)
+            module = ModuleOp([])
+        else:
+            module = super().parse_module(allow_implicit_module)
         if module is not self._top_op and isinstance(module.location, UnknownLoc):
             # MLIR's implicit module is at the start of its buffer: 0:0 for a
             # file, just after the `// -----` for a later split chunk.
@@ -189,7 +204,24 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
         location = super().parse_optional_location()
         if location is not None:
             self._location_end = self._current_token.span.start
-        return location
+            return location
+        if self._current_token.kind in _ARGUMENT_END:
+            return self._block_argument_location()
+        return None
+
+    def _block_argument_location(self) -> Attribute | None:
+        """Where the argument `%name: type` just read is, for a block label's
+        argument without `loc(...)` (xDSL asks for the location right after
+        the type, before the `,` or `)`), as MLIR locates it."""
+        start, end = self._attribute_span
+        if end != self._current_token.span.start:
+            return None
+        text = self.lexer.input.content
+        m = _ARGUMENT_BEFORE_TYPE.search(text, max(0, start - 256), start)
+        if m is None:
+            return None
+        line, col = self._index.line_col(m.start(1))
+        return diagnostics.make_location_attr(self._file, line + self._line_offset, col)
 
     def parse_optional_argument(self, expect_type: bool = True):
         # As in MLIR, an argument is where its name is, unless written otherwise.
@@ -269,8 +301,11 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
     def parse_attribute(self):
         if (cached := self._cached_symbol_ref()) is not None:
             return cached
+        start = self._current_token.span.start
         with _generic_parse():
-            return super().parse_attribute()
+            attr = super().parse_attribute()
+        self._attribute_span = (start, self._current_token.span.start)
+        return attr
 
     def parse_optional_region(self, *args, **kwargs):
         with _generic_parse():
@@ -336,6 +371,8 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
                 op.location = diagnostics.make_location_attr(
                     self._file, line + self._line_offset, col
                 )
+            if op.regions:
+                _locate_implicit_terminators(op)
         return op
 
     def _attribute_error_to_op(self, err: ParseError, name_pos: int) -> None:

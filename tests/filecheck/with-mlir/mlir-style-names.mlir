@@ -4,6 +4,10 @@
 // RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file' %s
 // RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -mlir-print-op-generic' %s
 // RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -allow-unregistered-dialect -canonicalize' %s
+// Locations: `#locN` aliases, in MLIR's order, defined after the module
+// (before it for block arguments' locations, printed in full).
+// RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -mlir-print-debuginfo' %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -mlir-print-debuginfo -mlir-print-op-generic' %s
 
 // Constants: %c0, %c42_i32, %c-1_i8, %true, %false, %cst; one conflict
 // counter for the whole function (%c0_0, %cst_1, ...).

@@ -3,6 +3,7 @@
 // RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -allow-unregistered-dialect --pass-pipeline=builtin.module(gpu-kernel-outlining,func.func(canonicalize))' %s
 // RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -allow-unregistered-dialect --pass-pipeline=builtin.module(gpu-kernel-outlining,gpu.module(gpu.func(canonicalize{max-iterations=3})))' %s
 // RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -allow-unregistered-dialect -canonicalize=test-convergence' %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-split-input-file -allow-unregistered-dialect -gpu-kernel-outlining -canonicalize -mlir-print-debuginfo' %s
 
 func.func @outline(%buf: memref<?xf32>, %n: index) {
   %c1 = arith.constant 1 : index
