@@ -26,7 +26,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnknownLoc, UnregisteredOp, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
-from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
@@ -40,6 +39,11 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.arg_locations import (
+    argument_name_before,
+    locate_implicit_terminators,
+    located_argument,
+)
 from xgpu.ir.builtin_limits import BuiltinLimitsParser
 from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
@@ -57,33 +61,6 @@ from xgpu.tools.verify_diagnostics import check, parse_expectations
 # silently do nothing (or the wrong thing) on xgpu's ops.
 _XDSL_GPU_PASSES = ("memref-to-gpu", "gpu-map-parallel-loops")
 _XDSL_GPU_TARGETS = ("wgsl",)
-
-
-@dataclass
-class _LocatedArgument(Parser.Argument):
-    """An argument that keeps the location of its name unless given another."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name != "location" or value is not None:
-            super().__setattr__(name, value)
-
-
-@dataclass
-class _LocatedUnresolvedArgument(Parser.UnresolvedArgument):
-    location: Attribute | None = None
-
-    def resolve(self, type: Attribute) -> Parser.Argument:
-        return _LocatedArgument(self.name, type, self.location)  # pyright: ignore[reportArgumentType]
-
-
-def _locate_implicit_terminators(op: Operation) -> None:
-    """The terminator an op's parser added (an omitted `scf.yield`) is at the
-    op, as in MLIR; written terminators were located when parsed."""
-    for region in op.regions:
-        for block in region.blocks:
-            last = block.last_op
-            if last is not None and isinstance(last.location, UnknownLoc):
-                last.location = op.location
 
 
 class _LocatedParseError(DiagnosticException):
@@ -150,8 +127,6 @@ _SIMPLE_TYPE = re.compile(
     r"(?:index|[isu]?i[0-9]+|f16|bf16|f32|f64)(?![\w.<])"
 )
 
-# A block argument's name and colon, ending where its type begins.
-_ARGUMENT_BEFORE_TYPE = re.compile(r"[(,]\s*(%[\w$.-]+)\s*:\s*\Z")
 _ARGUMENT_END = (MLIRTokenKind.COMMA, MLIRTokenKind.R_PAREN)
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
 _L_BRACE = MLIRTokenKind.L_BRACE
@@ -216,11 +191,10 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
         start, end = self._attribute_span
         if end != self._current_token.span.start:
             return None
-        text = self.lexer.input.content
-        m = _ARGUMENT_BEFORE_TYPE.search(text, max(0, start - 256), start)
-        if m is None:
+        at = argument_name_before(self.lexer.input.content, start)
+        if at is None:
             return None
-        line, col = self._index.line_col(m.start(1))
+        line, col = self._index.line_col(at)
         return diagnostics.make_location_attr(self._file, line + self._line_offset, col)
 
     def parse_optional_argument(self, expect_type: bool = True):
@@ -230,9 +204,7 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
             return None
         line, col = self._index.line_col(arg.name.start)
         location = diagnostics.make_location_attr(self._file, line + self._line_offset, col)
-        if isinstance(arg, Parser.Argument):
-            return _LocatedArgument(arg.name, arg.type, location)
-        return _LocatedUnresolvedArgument(arg.name, location)
+        return located_argument(arg, location)
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
@@ -372,7 +344,7 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
                     self._file, line + self._line_offset, col
                 )
             if op.regions:
-                _locate_implicit_terminators(op)
+                locate_implicit_terminators(op)
         return op
 
     def _attribute_error_to_op(self, err: ParseError, name_pos: int) -> None:
