@@ -60,6 +60,15 @@ def _compute_dominators(region: Region) -> dict[Block, set[Block]]:
             for succ in term.successors:
                 if succ in preds:
                     preds[succ].append(b)
+    # As in MLIR, a block that cannot be reached is dominated by every block
+    # (its uses are not checked) and is no predecessor that counts.
+    reachable, todo = {entry}, [entry]
+    while todo:
+        term = todo.pop().last_op
+        for succ in term.successors if term is not None else ():
+            if succ in preds and succ not in reachable:
+                reachable.add(succ)
+                todo.append(succ)
     everything = set(blocks)
     doms: dict[Block, set[Block]] = {b: set(everything) for b in blocks}
     doms[entry] = {entry}
@@ -67,7 +76,9 @@ def _compute_dominators(region: Region) -> dict[Block, set[Block]]:
     while changed:
         changed = False
         for b in blocks[1:]:
-            ps = [doms[p] for p in preds[b]]
+            if b not in reachable:
+                continue
+            ps = [doms[p] for p in preds[b] if p in reachable]
             new = set.intersection(*ps) | {b} if ps else {b}
             if new != doms[b]:
                 doms[b] = new

@@ -25,6 +25,12 @@ option is written as in xgpu-opt (`name{opt=v}`) and translated to mlir-opt's
 gives mlir-opt FLAGS (split as a shell would) instead of the translation, for a
 pass xgpu runs where mlir-opt needs other flags, e.g. `--pass
 'gpu-eliminate-barriers{gpu-funcs=true}' --mlir-flags='--pass-pipeline=...'`.
+
+    python -m xgpu.tools.mlir_diff --mlir-style [--mlir-flags 'FLAGS'] FILE
+
+compares printed text byte for byte: `xgpu-opt --mlir-style FLAGS FILE` must
+print exactly what `mlir-opt FLAGS FILE` prints (FLAGS in mlir-opt's
+spelling, e.g. `-split-input-file -canonicalize`), and fail when it fails.
 """
 
 from __future__ import annotations
@@ -207,6 +213,36 @@ def compare_pass_chunk(
     return []
 
 
+def xgpu_opt_output(argv: list[str]) -> tuple[int, str, str]:
+    """Run xgpu-opt in-process: (exit status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from xgpu.tools.xgpu_opt import main as xgpu_opt_main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            xgpu_opt_main(argv)
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+    return code, out.getvalue(), err.getvalue()
+
+
+def compare_mlir_style(mlir_opt: str, path: str, flags: list[str]) -> list[str]:
+    """`xgpu-opt --mlir-style FLAGS F` against `mlir-opt FLAGS F`, byte for byte."""
+    proc = subprocess.run([mlir_opt, *flags, path], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return [f"mlir-opt fails on the input (fix the test): {proc.stderr.strip()}"]
+    code, out, err = xgpu_opt_output(["--mlir-style", *flags, path])
+    if code != 0:
+        return [f"xgpu-opt --mlir-style fails: {err.strip()}"]
+    if out != proc.stdout:
+        return [_diff(f"xgpu-opt --mlir-style {shlex.join(flags)}", proc.stdout, out)]
+    return []
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
@@ -215,11 +251,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--mlir-flags", default=None, help="mlir-opt flags for --pass (instead of its translation)"
     )
+    ap.add_argument(
+        "--mlir-style", action="store_true", help="compare xgpu-opt --mlir-style's text exactly"
+    )
     args = ap.parse_args(argv)
     mlir_opt = args.mlir_opt or find_mlir_opt()
     if mlir_opt is None:
         print("mlir_diff: no mlir-opt found (set XGPU_MLIR_OPT)", file=sys.stderr)
         return 2
+    if args.mlir_style:
+        flags = shlex.split(args.mlir_flags or "")
+        problems = compare_mlir_style(mlir_opt, args.file, flags)
+        for problem in problems:
+            print(f"{args.file}: output differs: {problem}\n", file=sys.stderr)
+        print(f"mlir_diff --mlir-style: {len(problems)} difference(s)")
+        return 1 if problems else 0
     with open(args.file, encoding="utf-8") as f:
         text = f.read()
     failed = 0

@@ -39,14 +39,21 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.arg_locations import (
+    argument_name_before,
+    locate_implicit_terminators,
+    located_argument,
+)
 from xgpu.ir.builtin_limits import BuiltinLimitsParser
 from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
+from xgpu.ir.mlir_style import mlir_style_text
 from xgpu.ir.nesting import MAX_NESTING, TOO_DEEP, deep_call, nesting_error
 from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.splats import SplatParser
 from xgpu.ir.verifier import generic_text, verify_ir
+from xgpu.tools import mlir_cli
 from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.verify_diagnostics import check, parse_expectations
 
@@ -120,6 +127,7 @@ _SIMPLE_TYPE = re.compile(
     r"(?:index|[isu]?i[0-9]+|f16|bf16|f32|f64)(?![\w.<])"
 )
 
+_ARGUMENT_END = (MLIRTokenKind.COMMA, MLIRTokenKind.R_PAREN)
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
 _L_BRACE = MLIRTokenKind.L_BRACE
 
@@ -137,6 +145,10 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
         self._line_offset = line_offset
         self._index = LineIndex(text)
         self._name_positions: list[tuple[int, int]] = []
+        # Where the last `loc(...)` ended, and the last top-level op parsed.
+        self._location_end = -1
+        self._attribute_span = (-1, -1)
+        self._top_op: Operation | None = None
         self._region_depth = 0
         # The `<{...}>` of each generic op being parsed, as written.
         self._written_properties: list[dict[str, Attribute] | None] = []
@@ -144,8 +156,14 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
         if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
-            return ModuleOp([])
-        module = super().parse_module(allow_implicit_module)
+            module = ModuleOp([])
+        else:
+            module = super().parse_module(allow_implicit_module)
+        if module is not self._top_op and isinstance(module.location, UnknownLoc):
+            # MLIR's implicit module is at the start of its buffer: 0:0 for a
+            # file, just after the `// -----` for a later split chunk.
+            line, col = (self._line_offset + 1, 9) if self._line_offset else (0, 0)
+            module.location = diagnostics.make_location_attr(self._file, line, col)
         # xDSL can leave a forward reference unresolved when its definition was
         # in a region that closed before; MLIR rejects such a use.
         for op in module.walk():
@@ -156,6 +174,37 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
                         Diagnostic("error", "use of undeclared SSA value name", loc, op=op)
                     )
         return module
+
+    def parse_optional_location(self):
+        location = super().parse_optional_location()
+        if location is not None:
+            self._location_end = self._current_token.span.start
+            return location
+        if self._current_token.kind in _ARGUMENT_END:
+            return self._block_argument_location()
+        return None
+
+    def _block_argument_location(self) -> Attribute | None:
+        """Where the argument `%name: type` just read is, for a block label's
+        argument without `loc(...)` (xDSL asks for the location right after
+        the type, before the `,` or `)`), as MLIR locates it."""
+        start, end = self._attribute_span
+        if end != self._current_token.span.start:
+            return None
+        at = argument_name_before(self.lexer.input.content, start)
+        if at is None:
+            return None
+        line, col = self._index.line_col(at)
+        return diagnostics.make_location_attr(self._file, line + self._line_offset, col)
+
+    def parse_optional_argument(self, expect_type: bool = True):
+        # As in MLIR, an argument is where its name is, unless written otherwise.
+        arg = super().parse_optional_argument(expect_type)
+        if arg is None:
+            return None
+        line, col = self._index.line_col(arg.name.start)
+        location = diagnostics.make_location_attr(self._file, line + self._line_offset, col)
+        return located_argument(arg, location)
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
@@ -224,8 +273,11 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
     def parse_attribute(self):
         if (cached := self._cached_symbol_ref()) is not None:
             return cached
+        start = self._current_token.span.start
         with _generic_parse():
-            return super().parse_attribute()
+            attr = super().parse_attribute()
+        self._attribute_span = (start, self._current_token.span.start)
+        return attr
 
     def parse_optional_region(self, *args, **kwargs):
         with _generic_parse():
@@ -282,11 +334,17 @@ class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
             if isinstance(op, UnregisteredOp):
                 self._check_dialect_allows(op, pos)
             _default_segment_sizes(op)
-            if isinstance(op.location, UnknownLoc):
+            if self._region_depth == 0:
+                self._top_op = op
+            # An op written with `loc(unknown)` keeps it.
+            explicit = self._location_end == self._current_token.span.start
+            if isinstance(op.location, UnknownLoc) and not explicit:
                 line, col = self._index.line_col(pos)
                 op.location = diagnostics.make_location_attr(
                     self._file, line + self._line_offset, col
                 )
+            if op.regions:
+                locate_implicit_terminators(op)
         return op
 
     def _attribute_error_to_op(self, err: ParseError, name_pos: int) -> None:
@@ -504,7 +562,9 @@ class XGpuOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        flags: dict[str, bool] = {}
         for action in arg_parser._actions:
+            flags.update(dict.fromkeys(action.option_strings, action.nargs != 0))
             if action.dest == "verify_diagnostics":
                 action.help = (
                     "check the expected-error/warning/note/remark annotations of the "
@@ -512,6 +572,7 @@ class XGpuOptMain(xDSLOptMain):
                 )
             if action.dest == "parsing_diagnostics":
                 action.help = "accepted for compatibility: parse errors are always diagnostics"
+        mlir_cli.install(arg_parser, flags, self.available_passes)
 
     def setup_pipeline(self) -> None:
         def callback(
@@ -525,7 +586,20 @@ class XGpuOptMain(xDSLOptMain):
                 Printer(stream=sys.stdout).print_op(module)
                 print("\n\n\n")
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+        try:
+            mlir_cli.check_pipeline(self.args.passes, self.available_passes)
+            self.pipeline = PassPipeline.parse_spec(
+                self.available_passes, self.args.passes, callback
+            )
+        except (mlir_cli.CliError, ValueError) as err:
+            mlir_cli.fail(_first_line(err))
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.args.mlir_style and parse_spec(self.args.target).name == "mlir":
+            return mlir_style_text(
+                self.ctx, prog, self.args.print_op_generic, self.args.print_debuginfo
+            )
+        return super().output_resulting_program(prog)
 
     # --------------------------------------------------------------- running
     def process_chunk(self, text: str, name: str, line_offset: int) -> ChunkResult:

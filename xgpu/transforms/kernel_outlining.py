@@ -294,6 +294,8 @@ def outline_kernel_func(launch: LaunchOp, name: str) -> tuple[GPUFuncOp, list[SS
     )
     func.location = launch.location
     entry = func.body.block
+    for arg in entry.args:  # MLIR builds the function's arguments at the launch
+        arg.location = launch.location
     index_ops = _index_ops(launch)
     entry.add_ops(index_ops)
 

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // #gpu.address_space as a memref memory space, including the type
 // gpu.dynamic_shared_memory returns.

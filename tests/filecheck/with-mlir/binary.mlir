@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // gpu.binary, #gpu.object / select_object / kernel_metadata / kernel_table and
 // the GPU target attributes, checked against mlir-opt 22.

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // Grid-size arithmetic: (n + 63) / 64 stays, identities go (x + 0, x * 1,
 // x / 1, x - 0), a constant left operand of a commutative op moves right.

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // Dead-code removal on gpu ops: unused results of ops without memory effects
 // (or with only an allocation of their own result) go; the others stay.

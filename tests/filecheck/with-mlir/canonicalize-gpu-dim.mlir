@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // SimplifyDimOfAllocOp (rooted at memref.dim, registered by gpu.alloc), next to
 // memref.dim's own folder and patterns.

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // The token of a dependency-free `gpu.wait async` is dropped from the
 // dependencies of a wait, but not from those of other async ops.

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s --pass canonicalize
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 // Splats of hundreds of millions of elements stay one value: parsed, printed
 // and folded as mlir-opt does (xDSL alone would list every element).
 

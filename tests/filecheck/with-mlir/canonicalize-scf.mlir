@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // A loop whose upper bound is not above its lower bound runs zero times:
 // its results are its inits.

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 func.func @alloc(%n: index, %s: index, %t: !gpu.async.token) {
   %a = gpu.alloc () : memref<4xf32>

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 builtin.module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 func.func @mma(%m: memref<32x32xf16>, %v: memref<8x8xvector<4xf32>, strided<[8, 1]>>, %i: index, %h: f16,
                %a: !gpu.mma_matrix<16x8xf16, "AOp">, %b: !gpu.mma_matrix<8x16xf16, "BOp">,

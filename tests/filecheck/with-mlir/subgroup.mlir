@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // Subgroup ops checked against mlir-opt 22: every op and every optional
 // syntax element. (A warp_execute_on_lane_0 with several results is left to

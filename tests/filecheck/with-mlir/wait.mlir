@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 func.func @chain(%t: !gpu.async.token) -> !gpu.async.token {
   %0 = gpu.wait async
