@@ -8,9 +8,11 @@ from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineConstraintKind,
     AffineDimExpr,
     AffineExpr,
     AffineMap,
+    AffineSet,
     AffineSymExpr,
 )
 
@@ -69,3 +71,28 @@ def affine_map_text(amap: AffineMap) -> str:
     syms = ", ".join(f"s{i}" for i in range(amap.num_symbols))
     results = ", ".join(_affine_expr_text(e) for e in amap.results)
     return f"({dims})" + (f"[{syms}]" if amap.num_symbols else "") + f" -> ({results})"
+
+
+def affine_set_text(aset: AffineSet) -> str:
+    """`aset` as MLIR prints it, e.g. `(d0)[s0] : (d0 - s0 >= 0, d0 == 0)`;
+    a set without constraints prints as MLIR's `(0 == 0)`."""
+    dims = ", ".join(f"d{i}" for i in range(aset.num_dims))
+    syms = ", ".join(f"s{i}" for i in range(aset.num_symbols))
+    parts = []
+    for c in aset.constraints:
+        if c.kind == AffineConstraintKind.le:
+            expr = _sub(c.rhs, c.lhs)
+        elif isinstance(c.rhs, AffineConstantExpr) and c.rhs.value == 0:
+            expr = c.lhs
+        else:
+            expr = _sub(c.lhs, c.rhs)
+        relation = "==" if c.kind == AffineConstraintKind.eq else ">="
+        parts.append(f"{_affine_expr_text(expr)} {relation} 0")
+    body = ", ".join(parts) if parts else "0 == 0"
+    return f"({dims})" + (f"[{syms}]" if aset.num_symbols else "") + f" : ({body})"
+
+
+def _sub(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    from xgpu.ir.affine_expr import sub
+
+    return sub(lhs, rhs)

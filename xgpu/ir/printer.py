@@ -16,6 +16,7 @@ from typing import IO
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AffineSetAttr,
     AnyFloat,
     ArrayAttr,
     DictionaryAttr,
@@ -38,7 +39,7 @@ from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
 from xgpu.dialects.gpu.types import AsyncTokenType
-from xgpu.ir.affine_text import affine_map_text
+from xgpu.ir.affine_text import affine_map_text, affine_set_text
 
 
 def _uses_affine_maps(root: Operation) -> bool:
@@ -51,7 +52,7 @@ def _uses_affine_maps(root: Operation) -> bool:
     def holds(attr: Attribute) -> bool:
         if (known := memo.get(id(attr))) is not None:
             return known
-        if isinstance(attr, AffineMapAttr):
+        if isinstance(attr, AffineMapAttr | AffineSetAttr):
             found = True
         elif isinstance(attr, ArrayAttr):
             found = any(holds(a) for a in attr.data)
@@ -177,8 +178,8 @@ class MLIRPrinter(Printer):
 
     # Affine map aliases (`#map`, `#map1`, ...), as MLIR prints a module:
     # `_aliases` names the maps; `_seen_maps` collects them in printing order.
-    _aliases: dict[AffineMapAttr, str] | None = None
-    _seen_maps: dict[AffineMapAttr, None] | None = None
+    _aliases: dict[AffineMapAttr | AffineSetAttr, str] | None = None
+    _seen_maps: dict[AffineMapAttr | AffineSetAttr, None] | None = None
 
     def print_top_level(self, op: Operation) -> None:
         """Print `op` with MLIR's alias definitions before it: each affine map it
@@ -196,10 +197,18 @@ class MLIRPrinter(Printer):
         )
         scout._seen_maps = {}
         scout.print_op(op)
-        maps = list(scout._seen_maps)
+        # MLIR names maps `#map`, `#map1`, ... and integer sets `#set`, ...,
+        # and defines all the maps first.
+        seen = list(scout._seen_maps)
+        maps = [a for a in seen if isinstance(a, AffineMapAttr)]
+        sets = [a for a in seen if isinstance(a, AffineSetAttr)]
+        self._aliases = {}
         for i, amap in enumerate(maps):
             self.print_string(f"#map{i or ''} = affine_map<{affine_map_text(amap.data)}>\n")
-        self._aliases = {amap: f"#map{i or ''}" for i, amap in enumerate(maps)}
+            self._aliases[amap] = f"#map{i or ''}"
+        for i, aset in enumerate(sets):
+            self.print_string(f"#set{i or ''} = affine_set<{affine_set_text(aset.data)}>\n")
+            self._aliases[aset] = f"#set{i or ''}"
         try:
             self.print_op(op)
         finally:
@@ -236,6 +245,14 @@ class MLIRPrinter(Printer):
             if self._seen_maps is not None:
                 self._seen_maps[attribute] = None
             self.print_string(f"affine_map<{affine_map_text(attribute.data)}>")
+            return
+        if isinstance(attribute, AffineSetAttr):
+            if self._aliases is not None and attribute in self._aliases:
+                self.print_string(self._aliases[attribute])
+                return
+            if self._seen_maps is not None:
+                self._seen_maps[attribute] = None
+            self.print_string(f"affine_set<{affine_set_text(attribute.data)}>")
             return
         if isinstance(attribute, ArrayAttr):
             with self.in_square_brackets():

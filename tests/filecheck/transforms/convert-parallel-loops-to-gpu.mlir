@@ -55,7 +55,7 @@ func.func @basic(%a: memref<?x?xf32>, %n: index, %m: index) {
 // CHECK:       #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 // CHECK-NEXT:  #map1 = affine_map<(d0)[s0, s1] -> (((d0 - s0) ceildiv s1) ceildiv 2)>
 // CHECK-NEXT:  #map2 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
-// CHECK-NEXT:  #map3 = affine_map<(d0)[s0] -> (4, s0 - d0)>
+// CHECK-NEXT:  #map3 = affine_map<(d0)[s0] -> (4, -d0 + s0)>
 // CHECK-NEXT:  #map4 = affine_map<(d0)[s0, s1] -> ((d0 * s0 + s1) * 2)>
 // CHECK-LABEL: func.func @tiled(%a: memref<?xf32>, %n: index) {
 // CHECK-NEXT:    %c0 = arith.constant 0 : index

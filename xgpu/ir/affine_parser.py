@@ -1,0 +1,292 @@
+"""Affine maps, integer sets and SSA subscripts read as MLIR 22 reads them.
+
+xDSL's affine parser rejects semi-affine expressions (`d0 * s0`,
+`(d0 - s0) ceildiv s1`, which every `convert-parallel-loops-to-gpu` output
+holds) and simplifies with its own rules. `AffineTextParser`, a base of
+xgpu's parser, reads them with MLIR's grammar, precedence and messages, and
+builds each expression with MLIR's construction-time simplification
+(`xgpu.ir.affine_expr`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import contextmanager
+
+from xdsl.ir.affine import (
+    AffineConstraintExpr,
+    AffineConstraintKind,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSet,
+    AffineSymExpr,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Position
+
+from xgpu.ir import affine_expr as ax
+from xgpu.ir.affine_expr import Kind
+
+_HIGH_PRECEDENCE = {"floordiv": Kind.FloorDiv, "ceildiv": Kind.CeilDiv, "mod": Kind.Mod}
+
+# Parses an identifier-like operand (`d0`, `%x`), or returns None.
+LeafParser = Callable[[], AffineExpr | None]
+
+
+class AffineTextParser(Parser):
+    """Affine expressions with MLIR's grammar:
+
+    expr    ::= term (('+' | '-') term)*
+    term    ::= operand (('*' | 'floordiv' | 'ceildiv' | 'mod') operand)*
+    operand ::= '-' operand | '(' expr ')' | integer | identifier
+    """
+
+    def _wrong_token(self, message: str):
+        """MLIR reports a missing token at the end of the token before it."""
+        text = self.lexer.input.content
+        pos = self.pos
+        while pos > 0 and text[pos - 1] in " \t\r\n":
+            pos -= 1
+        self.raise_error(message, pos)
+
+    def _expect(self, punctuation, message: str) -> None:
+        if not self.parse_optional_punctuation(punctuation):
+            self._wrong_token(message)
+
+    # -- expressions -------------------------------------------------------
+
+    def _parse_optional_low_op(self) -> str | None:
+        return self.parse_optional_punctuation("+") or self.parse_optional_punctuation("-")
+
+    def _parse_optional_high_op(self) -> Kind | None:
+        if self.parse_optional_punctuation("*"):
+            return Kind.Mul
+        for word, kind in _HIGH_PRECEDENCE.items():
+            if self.parse_optional_keyword(word):
+                return kind
+        return None
+
+    def _parse_optional_affine_operand(self, leaf: LeafParser) -> AffineExpr | None:
+        if self.parse_optional_punctuation("-"):
+            operand = self._parse_optional_affine_operand(leaf)
+            if operand is None:
+                self.raise_error("missing operand of negation")
+            return ax.neg(operand)
+        if self.parse_optional_punctuation("("):
+            inner = self._parse_affine_expr(leaf)
+            self._expect(")", "expected ')'")
+            return inner
+        pos = self.pos
+        if (value := self.parse_optional_integer(False, False)) is not None:
+            if value >= 1 << 63:
+                self.raise_error("constant too large for index", pos)
+            return ax.constant(value)
+        return leaf()
+
+    def _parse_affine_operand(self, leaf: LeafParser, after_op: bool) -> AffineExpr:
+        pos = self.pos
+        operand = self._parse_optional_affine_operand(leaf)
+        if operand is not None:
+            return operand
+        if after_op:
+            self.raise_error("missing right operand of binary operator", pos)
+        if self._parse_optional_low_op() or self._parse_optional_high_op():
+            self.raise_error("missing left operand of binary operator", pos)
+        self.raise_error("expected affine expression", pos)
+
+    def _build_high(self, kind: Kind, lhs: AffineExpr, rhs: AffineExpr, at: Position):
+        if kind == Kind.Mul:
+            if not ax.is_symbolic_or_constant(lhs) and not ax.is_symbolic_or_constant(rhs):
+                self.raise_error(
+                    "non-affine expression: at least one of the multiply operands has to "
+                    "be either a constant or symbolic",
+                    at,
+                )
+        elif not ax.is_symbolic_or_constant(rhs):
+            self.raise_error(
+                f"non-affine expression: right operand of {kind.get_token()} has to be "
+                "either a constant or symbolic",
+                at,
+            )
+        return ax.binary(kind, lhs, rhs)
+
+    def _parse_affine_term(self, leaf: LeafParser, after_op: bool) -> AffineExpr:
+        expr = self._parse_affine_operand(leaf, after_op)
+        while True:
+            at = self.pos
+            kind = self._parse_optional_high_op()
+            if kind is None:
+                return expr
+            rhs = self._parse_affine_operand(leaf, True)
+            expr = self._build_high(kind, expr, rhs, at)
+
+    def _parse_affine_expr(self, leaf: LeafParser) -> AffineExpr:
+        expr = self._parse_affine_term(leaf, False)
+        while (op := self._parse_optional_low_op()) is not None:
+            rhs = self._parse_affine_term(leaf, True)
+            expr = ax.add(expr, rhs) if op == "+" else ax.sub(expr, rhs)
+        return expr
+
+    # -- maps and sets ---------------------------------------------------------
+
+    def _parse_affine_names(self, close: str, names: dict[str, AffineExpr], make, what: str) -> int:
+        """The names of a `(d0, d1)` or `[s0]` list (its opening bracket read)."""
+        count = 0
+        if self.parse_optional_punctuation(close):
+            return 0
+        while True:
+            pos = self.pos
+            name = self.parse_optional_identifier()
+            if name is None:
+                self.raise_error("expected bare identifier", pos)
+            if name in names:
+                self.raise_error(f"redefinition of identifier '{name}'", pos)
+            names[name] = make(count)
+            count += 1
+            if self.parse_optional_punctuation(close):
+                return count
+            if not self.parse_optional_punctuation(","):
+                self._wrong_token(f"expected '{close}' in {what} list")
+
+    def _parse_affine_space(self) -> tuple[int, int, LeafParser]:
+        names: dict[str, AffineExpr] = {}
+        self.parse_punctuation("(", " at start of dimensional identifiers list")
+        num_dims = self._parse_affine_names(")", names, AffineDimExpr, "dimensional identifier")
+        num_syms = 0
+        if self.parse_optional_punctuation("["):
+            num_syms = self._parse_affine_names("]", names, AffineSymExpr, "symbol")
+
+        def leaf() -> AffineExpr | None:
+            pos = self.pos
+            name = self.parse_optional_identifier()
+            if name is None:
+                return None
+            if name not in names:
+                self.raise_error("use of undeclared identifier", pos)
+            return names[name]
+
+        return num_dims, num_syms, leaf
+
+    def parse_affine_map_or_set(self) -> AffineMap | AffineSet:
+        with _own_errors():
+            return self._parse_affine_map_or_set()
+
+    def _parse_affine_map_or_set(self) -> AffineMap | AffineSet:
+        num_dims, num_syms, leaf = self._parse_affine_space()
+        if self.parse_optional_punctuation("->"):
+            results: list[AffineExpr] = []
+            self._expect("(", "expected '(' in affine map range")
+            if not self.parse_optional_punctuation(")"):
+                while True:
+                    results.append(self._parse_affine_expr(leaf))
+                    if self.parse_optional_punctuation(")"):
+                        break
+                    if not self.parse_optional_punctuation(","):
+                        self._wrong_token("expected ')' in affine map range")
+            return AffineMap(num_dims, num_syms, tuple(results))
+        if self.parse_optional_punctuation(":"):
+            constraints: list[AffineConstraintExpr] = []
+            self._expect("(", "expected '(' in integer set constraint list")
+            if not self.parse_optional_punctuation(")"):
+                while True:
+                    constraints.append(self._parse_affine_constraint(leaf))
+                    if self.parse_optional_punctuation(")"):
+                        break
+                    if not self.parse_optional_punctuation(","):
+                        self._wrong_token("expected ')' in integer set constraint list")
+            return AffineSet(num_dims, num_syms, tuple(constraints))
+        self._wrong_token("expected '->' or ':'")
+
+    def _parse_affine_constraint(self, leaf: LeafParser) -> AffineConstraintExpr:
+        lhs = self._parse_affine_expr(leaf)
+        message = "expected '== affine-expr' or '>= affine-expr' at end of affine constraint"
+        if self.parse_optional_punctuation(">"):
+            kind = AffineConstraintKind.ge
+        elif self.parse_optional_punctuation("<"):
+            kind = AffineConstraintKind.le
+        elif self.parse_optional_punctuation("="):
+            kind = AffineConstraintKind.eq
+        else:
+            self.raise_error(message)
+        if not self.parse_optional_punctuation("="):
+            self.raise_error(message)
+        rhs = self._parse_affine_expr(leaf)
+        if kind == AffineConstraintKind.le:
+            kind, lhs, rhs = AffineConstraintKind.ge, rhs, lhs
+        return constraint(kind, ax.sub(lhs, rhs))
+
+    def parse_affine_map(self) -> AffineMap:
+        pos = self.pos
+        parsed = self.parse_affine_map_or_set()
+        if not isinstance(parsed, AffineMap):
+            self.raise_error("expected AffineMap, but got IntegerSet", pos)
+        return parsed
+
+    def parse_affine_set(self) -> AffineSet:
+        pos = self.pos
+        parsed = self.parse_affine_map_or_set()
+        if not isinstance(parsed, AffineSet):
+            self.raise_error("expected IntegerSet, but got AffineMap", pos)
+        return parsed
+
+    # -- subscripts of SSA values (affine.load, affine.store, ...) ---------
+
+    def parse_affine_ssa_subscripts(
+        self, close: str = "]"
+    ) -> tuple[AffineMap, list[UnresolvedOperand], list[UnresolvedOperand]]:
+        """`%i + 1, symbol(%n) * 2]` (the opening bracket already read): the map
+        and its dimension and symbol operands, each value counted once, in
+        the order first used; `symbol(%x)` makes `%x` a symbol."""
+        with _own_errors():
+            return self._parse_affine_ssa_subscripts(close)
+
+    def _parse_affine_ssa_subscripts(
+        self, close: str
+    ) -> tuple[AffineMap, list[UnresolvedOperand], list[UnresolvedOperand]]:
+        dims: dict[str, tuple[int, UnresolvedOperand]] = {}
+        syms: dict[str, tuple[int, UnresolvedOperand]] = {}
+
+        def leaf() -> AffineExpr | None:
+            if self.parse_optional_keyword("symbol"):
+                self.parse_punctuation("(")
+                operand = self.parse_operand_name()
+                self.parse_punctuation(")")
+                entry = syms.setdefault(operand.name, (len(syms), operand))
+                return AffineSymExpr(entry[0])
+            operand = self.parse_optional_operand_name()
+            if operand is None:
+                return None
+            entry = dims.setdefault(operand.name, (len(dims), operand))
+            return AffineDimExpr(entry[0])
+
+        results: list[AffineExpr] = []
+        if not self.parse_optional_punctuation(close):
+            while True:
+                results.append(self._parse_affine_expr(leaf))
+                if self.parse_optional_punctuation(close):
+                    break
+                self.parse_punctuation(",", f" or '{close}'")
+        amap = AffineMap(len(dims), len(syms), tuple(results))
+        return amap, [o for _, o in dims.values()], [o for _, o in syms.values()]
+
+    def parse_optional_operand_name(self) -> UnresolvedOperand | None:
+        return self.parse_optional_unresolved_operand()
+
+    def parse_operand_name(self) -> UnresolvedOperand:
+        return self.parse_unresolved_operand()
+
+
+@contextmanager
+def _own_errors():
+    """MLIR reports errors in an affine map without naming the op around it."""
+    try:
+        yield
+    except ParseError as err:
+        setattr(err, "_xgpu_owned", True)
+        raise
+
+
+def constraint(kind: AffineConstraintKind, expr: AffineExpr) -> AffineConstraintExpr:
+    """`expr >= 0` or `expr == 0`, kept as built (xDSL would re-simplify)."""
+    return AffineConstraintExpr(kind, expr, ax.constant(0), canonicalize=False)
