@@ -241,8 +241,15 @@ class AffineTextParser(Parser):
         with _own_errors():
             return self._parse_affine_ssa_subscripts(close)
 
+    def parse_affine_ssa_expr(
+        self,
+    ) -> tuple[AffineMap, list[UnresolvedOperand], list[UnresolvedOperand]]:
+        """One expression of SSA values (a bound of affine.parallel)."""
+        with _own_errors():
+            return self._parse_affine_ssa_subscripts(None)
+
     def _parse_affine_ssa_subscripts(
-        self, close: str
+        self, close: str | None
     ) -> tuple[AffineMap, list[UnresolvedOperand], list[UnresolvedOperand]]:
         dims: dict[str, tuple[int, UnresolvedOperand]] = {}
         syms: dict[str, tuple[int, UnresolvedOperand]] = {}
@@ -252,16 +259,18 @@ class AffineTextParser(Parser):
                 self.parse_punctuation("(")
                 operand = self.parse_operand_name()
                 self.parse_punctuation(")")
-                entry = syms.setdefault(operand.name, (len(syms), operand))
+                entry = syms.setdefault(_key(operand), (len(syms), operand))
                 return AffineSymExpr(entry[0])
             operand = self.parse_optional_operand_name()
             if operand is None:
                 return None
-            entry = dims.setdefault(operand.name, (len(dims), operand))
+            entry = dims.setdefault(_key(operand), (len(dims), operand))
             return AffineDimExpr(entry[0])
 
         results: list[AffineExpr] = []
-        if not self.parse_optional_punctuation(close):
+        if close is None:
+            results.append(self._parse_affine_expr(leaf))
+        elif not self.parse_optional_punctuation(close):
             while True:
                 results.append(self._parse_affine_expr(leaf))
                 if self.parse_optional_punctuation(close):
@@ -290,3 +299,8 @@ def _own_errors():
 def constraint(kind: AffineConstraintKind, expr: AffineExpr) -> AffineConstraintExpr:
     """`expr >= 0` or `expr == 0`, kept as built (xDSL would re-simplify)."""
     return AffineConstraintExpr(kind, expr, ax.constant(0), canonicalize=False)
+
+
+def _key(operand: UnresolvedOperand) -> str:
+    """An SSA use as written (`%x`, `%x#1`): a repeated use is one map input."""
+    return f"{operand.operand_name}#{operand.index}"

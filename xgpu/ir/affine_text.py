@@ -4,6 +4,8 @@ expression (`((d0 * 4) + d1)`), MLIR only where precedence needs it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -16,18 +18,28 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
+Leaf = Callable[[AffineDimExpr | AffineSymExpr], str]
 
-def _affine_expr_text(expr: AffineExpr, tight: bool = False) -> str:
+
+def _default_leaf(expr: AffineDimExpr | AffineSymExpr) -> str:
+    return f"{'d' if isinstance(expr, AffineDimExpr) else 's'}{expr.position}"
+
+
+def affine_expr_text(expr: AffineExpr, leaf: Leaf = _default_leaf) -> str:
+    """`expr` as MLIR prints it; `leaf` names dimensions and symbols (MLIR's
+    `%i + symbol(%n)` in affine.load subscripts)."""
+    return _affine_expr_text(expr, False, leaf)
+
+
+def _affine_expr_text(expr: AffineExpr, tight: bool = False, leaf: Leaf = _default_leaf) -> str:
     """`expr` as MLIR prints it (xDSL's own printer adds parentheses).
 
     `tight` says the context binds more strongly than `+` (an operand of `*`,
     `mod`, ...), so a compound expression must be parenthesised there. Sums with
     a negative constant, or with a product by a negative constant, print as
     subtractions, and a product by -1 as a negation, as in MLIR."""
-    if isinstance(expr, AffineDimExpr):
-        return f"d{expr.position}"
-    if isinstance(expr, AffineSymExpr):
-        return f"s{expr.position}"
+    if isinstance(expr, AffineDimExpr | AffineSymExpr):
+        return leaf(expr)
     if isinstance(expr, AffineConstantExpr):
         return str(expr.value)
     assert isinstance(expr, AffineBinaryOpExpr)
@@ -42,11 +54,13 @@ def _affine_expr_text(expr: AffineExpr, tight: bool = False) -> str:
             and isinstance(rhs, AffineConstantExpr)
             and rhs.value == -1
         ):
-            return wrap("-" + _affine_expr_text(lhs, True))
+            return wrap("-" + _affine_expr_text(lhs, True, leaf))
         op = kind.get_token()
-        return wrap(f"{_affine_expr_text(lhs, True)} {op} {_affine_expr_text(rhs, True)}")
+        return wrap(
+            f"{_affine_expr_text(lhs, True, leaf)} {op} {_affine_expr_text(rhs, True, leaf)}"
+        )
 
-    left = _affine_expr_text(lhs)
+    left = _affine_expr_text(lhs, False, leaf)
     if (
         isinstance(rhs, AffineBinaryOpExpr)
         and rhs.kind == AffineBinaryOpKind.Mul
@@ -57,12 +71,12 @@ def _affine_expr_text(expr: AffineExpr, tight: bool = False) -> str:
             is_sum = (
                 isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
             )
-            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, is_sum)}")
+            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, is_sum, leaf)}")
         if factor < -1:
-            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, True)} * {-factor}")
+            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, True, leaf)} * {-factor}")
     if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
         return wrap(f"{left} - {-rhs.value}")
-    return wrap(f"{left} + {_affine_expr_text(rhs)}")
+    return wrap(f"{left} + {_affine_expr_text(rhs, False, leaf)}")
 
 
 def affine_map_text(amap: AffineMap) -> str:

@@ -76,6 +76,47 @@ def _uses_affine_maps(root: Operation) -> bool:
     return False
 
 
+def _generic_alias_order(op: Operation) -> list[Attribute]:
+    """The affine maps and sets of `op`, in the order in which MLIR meets them
+    when it collects the aliases of generic output."""
+    found: dict[Attribute, None] = {}
+    memo: set[int] = set()
+
+    def visit(attr: Attribute) -> None:
+        if id(attr) in memo:
+            return
+        memo.add(id(attr))
+        if isinstance(attr, AffineMapAttr | AffineSetAttr):
+            found.setdefault(attr, None)
+        elif isinstance(attr, ArrayAttr):
+            for a in attr.data:
+                visit(a)
+        elif isinstance(attr, DictionaryAttr):
+            for _, a in sorted(attr.data.items()):
+                visit(a)
+        elif isinstance(attr, ParametrizedAttribute):
+            for p in attr.parameters:
+                if isinstance(p, Attribute):
+                    visit(p)
+
+    def visit_op(op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    visit(arg.type)
+                for inner in block.ops:
+                    visit_op(inner)
+        for t in (*op.operand_types, *op.result_types):
+            visit(t)
+        for _, a in sorted(op.properties.items()):
+            visit(a)
+        for _, a in sorted(op.attributes.items()):
+            visit(a)
+
+    visit_op(op)
+    return list(found)
+
+
 def _print_elided(printer: Printer, attr: Attribute) -> bool:
     """Print `attr` without its type if MLIR would elide it; True if printed."""
     if isinstance(attr, IntegerAttr) and attr.type == i64:
@@ -196,7 +237,13 @@ class MLIRPrinter(Printer):
             print_debuginfo=self.print_debuginfo,
         )
         scout._seen_maps = {}
-        scout.print_op(op)
+        if self.print_generic_format:
+            # MLIR looks for aliases in a generic op's regions first, then in its
+            # types, properties and attributes.
+            for attr in _generic_alias_order(op):
+                scout._seen_maps[attr] = None
+        else:
+            scout.print_op(op)
         # MLIR names maps `#map`, `#map1`, ... and integer sets `#set`, ...,
         # and defines all the maps first.
         seen = list(scout._seen_maps)
