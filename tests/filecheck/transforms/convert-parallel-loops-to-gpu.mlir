@@ -15,12 +15,12 @@
 // CHECK-NEXT:    %c2 = arith.constant 2 : index
 // CHECK-NEXT:    %c4 = arith.constant 4 : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map (%n)[%c0, %c2]
-// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map (%c4)[%c0, %c1]
+// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map(%n)[%c0, %c2]
+// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map(%c4)[%c0, %c1]
 // CHECK-NEXT:    gpu.launch blocks(%[[IDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TIDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) {
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1 (%[[IDX]])[%c2, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1(%[[IDX]])[%c2, %c0]
 // CHECK-NEXT:      scf.for %[[J:.*]] = %c1 to %m step %c4 {
-// CHECK-NEXT:        %[[K:.*]] = affine.apply #map1 (%[[TIDX]])[%c1, %c0]
+// CHECK-NEXT:        %[[K:.*]] = affine.apply #map1(%[[TIDX]])[%c1, %c0]
 // CHECK-NEXT:        %x = arith.addi %[[I]], %[[K]] : index
 // CHECK-NEXT:        %v = memref.load %a[%x, %[[J]]] : memref<?x?xf32>
 // CHECK-NEXT:        memref.store %v, %a[%[[J]], %x] : memref<?x?xf32>
@@ -62,13 +62,13 @@ func.func @basic(%a: memref<?x?xf32>, %n: index, %m: index) {
 // CHECK-NEXT:    %c1 = arith.constant 1 : index
 // CHECK-NEXT:    %c4 = arith.constant 4 : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map (%n)[%c0, %c4]
+// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map(%n)[%c0, %c4]
 // CHECK-NEXT:    %[[UB:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map1 (%[[UB]])[%c0, %c1]
+// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map1(%[[UB]])[%c0, %c1]
 // CHECK-NEXT:    gpu.launch blocks(%[[IDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TIDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) {
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map2 (%[[IDX]])[%c4, %c0]
-// CHECK-NEXT:      %ub = affine.min #map3 (%[[I]])[%n]
-// CHECK-NEXT:      %[[J:.*]] = affine.apply #map4 (%[[TIDX]])[%c1, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map2(%[[IDX]])[%c4, %c0]
+// CHECK-NEXT:      %ub = affine.min #map3(%[[I]])[%n]
+// CHECK-NEXT:      %[[J:.*]] = affine.apply #map4(%[[TIDX]])[%c1, %c0]
 // CHECK-NEXT:      %[[IN:.*]] = arith.cmpi slt, %[[J]], %ub : index
 // CHECK-NEXT:      scf.if %[[IN]] {
 // CHECK-NEXT:        %x = arith.addi %[[I]], %[[J]] : index
@@ -103,8 +103,8 @@ func.func @tiled(%a: memref<?xf32>, %n: index) {
 // (its initial value is not used).
 // CHECK-LABEL: func.func @reduction(%a: memref<?xf32>, %n: index) {
 // CHECK:         gpu.launch
-// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
 // CHECK-NEXT:      %v = memref.load %a[%[[I]]] : memref<?xf32>
 // CHECK-NEXT:      %[[R:.*]] = gpu.all_reduce  %v {
 // CHECK-NEXT:      ^bb0(%x: f32, %y: f32):
@@ -142,9 +142,9 @@ func.func @reduction(%a: memref<?xf32>, %n: index) {
 // against a function argument).
 // CHECK-LABEL: func.func @alias(%a: memref<?xf32>, %n: index, %f: f32) {
 // CHECK:         gpu.launch
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
 // CHECK-NEXT:      memref.store %f, %p[%[[I]]] : memref<?xf32>
-// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
 // CHECK-NEXT:      %v = memref.load %a[%[[J]]] : memref<?xf32>
 // CHECK-NEXT:      memref.store %v, %a[%[[I]]] : memref<?xf32>
 // CHECK-NEXT:      gpu.terminator
