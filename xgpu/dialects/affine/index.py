@@ -154,7 +154,7 @@ class LinearizeIndexOp(IRDLOperation):
         static = _static(self.static_basis)
         if len(self.multi_index) not in (len(static), len(static) + 1):
             raise VerifyException(
-                "should be passed an index for each basis element and up to one extra index"
+                "should be passed a basis element for each index except possibly the first"
             )
         _verify_basis(static, self.dynamic_basis)
 

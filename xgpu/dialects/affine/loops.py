@@ -36,6 +36,7 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursivelySpeculatable, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from xgpu.dialects.affine.for_op import YieldOp
 from xgpu.dialects.affine.syntax import (
     parse_dim_and_symbol_list,
     print_dim_and_symbol_list,
@@ -73,7 +74,7 @@ def _ensure_yield(region: Region) -> None:
         region.add_block(Block())
     block = region.block
     if not isinstance(block.last_op, affine.YieldOp):
-        block.add_op(affine.YieldOp.get())
+        block.add_op(YieldOp.create())
 
 
 def _parse_optional_arrow_types(parser: Parser) -> list[Attribute]:
@@ -109,7 +110,7 @@ class IfOp(affine.IfOp):
         pos = parser.pos
         condition = parser.parse_attribute()
         if not isinstance(condition, AffineSetAttr):
-            parser.raise_error("expected IntegerSet attribute", pos)
+            parser.raise_error("invalid kind of attribute specified", pos)
         pos = parser.pos
         dims, syms = parse_dim_and_symbol_list(parser)
         if len(dims) != condition.data.num_dims:
