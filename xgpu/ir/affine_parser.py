@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import contextmanager
+from typing import NoReturn
 
 from xdsl.ir.affine import (
     AffineConstraintExpr,
@@ -42,17 +43,20 @@ class AffineTextParser(Parser):
     operand ::= '-' operand | '(' expr ')' | integer | identifier
     """
 
-    def _wrong_token(self, message: str):
-        """MLIR reports a missing token at the end of the token before it."""
+    def raise_wrong_token(self, message: str) -> NoReturn:
+        """MLIR's error for a missing token: at the end of the token before it,
+        worded as MLIR's generic parser does (no `custom op` prefix)."""
         text = self.lexer.input.content
         pos = self.pos
         while pos > 0 and text[pos - 1] in " \t\r\n":
             pos -= 1
-        self.raise_error(message, pos)
+        with _own_errors():
+            self.raise_error(message, pos)
 
-    def _expect(self, punctuation, message: str) -> None:
+    def expect_punctuation(self, punctuation, message: str | None = None) -> None:
+        """`punctuation`, or MLIR's `expected 'P'` error (`message` if given)."""
         if not self.parse_optional_punctuation(punctuation):
-            self._wrong_token(message)
+            self.raise_wrong_token(message or f"expected '{punctuation}'")
 
     # -- expressions -------------------------------------------------------
 
@@ -75,7 +79,7 @@ class AffineTextParser(Parser):
             return ax.neg(operand)
         if self.parse_optional_punctuation("("):
             inner = self._parse_affine_expr(leaf)
-            self._expect(")", "expected ')'")
+            self.expect_punctuation(")", "expected ')'")
             return inner
         pos = self.pos
         if (value := self.parse_optional_integer(False, False)) is not None:
@@ -147,7 +151,7 @@ class AffineTextParser(Parser):
             if self.parse_optional_punctuation(close):
                 return count
             if not self.parse_optional_punctuation(","):
-                self._wrong_token(f"expected '{close}' in {what} list")
+                self.raise_wrong_token(f"expected '{close}' in {what} list")
 
     def _parse_affine_space(self) -> tuple[int, int, LeafParser]:
         names: dict[str, AffineExpr] = {}
@@ -176,27 +180,27 @@ class AffineTextParser(Parser):
         num_dims, num_syms, leaf = self._parse_affine_space()
         if self.parse_optional_punctuation("->"):
             results: list[AffineExpr] = []
-            self._expect("(", "expected '(' in affine map range")
+            self.expect_punctuation("(", "expected '(' in affine map range")
             if not self.parse_optional_punctuation(")"):
                 while True:
                     results.append(self._parse_affine_expr(leaf))
                     if self.parse_optional_punctuation(")"):
                         break
                     if not self.parse_optional_punctuation(","):
-                        self._wrong_token("expected ')' in affine map range")
+                        self.raise_wrong_token("expected ')' in affine map range")
             return AffineMap(num_dims, num_syms, tuple(results))
         if self.parse_optional_punctuation(":"):
             constraints: list[AffineConstraintExpr] = []
-            self._expect("(", "expected '(' in integer set constraint list")
+            self.expect_punctuation("(", "expected '(' in integer set constraint list")
             if not self.parse_optional_punctuation(")"):
                 while True:
                     constraints.append(self._parse_affine_constraint(leaf))
                     if self.parse_optional_punctuation(")"):
                         break
                     if not self.parse_optional_punctuation(","):
-                        self._wrong_token("expected ')' in integer set constraint list")
+                        self.raise_wrong_token("expected ')' in integer set constraint list")
             return AffineSet(num_dims, num_syms, tuple(constraints))
-        self._wrong_token("expected '->' or ':'")
+        self.raise_wrong_token("expected '->' or ':'")
 
     def _parse_affine_constraint(self, leaf: LeafParser) -> AffineConstraintExpr:
         lhs = self._parse_affine_expr(leaf)
@@ -256,13 +260,18 @@ class AffineTextParser(Parser):
 
         def leaf() -> AffineExpr | None:
             if self.parse_optional_keyword("symbol"):
-                self.parse_punctuation("(")
-                operand = self.parse_operand_name()
-                self.parse_punctuation(")")
+                self.expect_punctuation("(")
+                operand = self.parse_optional_operand_name()
+                if operand is None:
+                    self.raise_error("expected ssa identifier")
+                self.expect_punctuation(")")
                 entry = syms.setdefault(_key(operand), (len(syms), operand))
                 return AffineSymExpr(entry[0])
+            pos = self.pos
             operand = self.parse_optional_operand_name()
             if operand is None:
+                if self.parse_optional_identifier() is not None:
+                    self.raise_error("use of undeclared identifier", pos)
                 return None
             entry = dims.setdefault(_key(operand), (len(dims), operand))
             return AffineDimExpr(entry[0])
@@ -275,15 +284,13 @@ class AffineTextParser(Parser):
                 results.append(self._parse_affine_expr(leaf))
                 if self.parse_optional_punctuation(close):
                     break
-                self.parse_punctuation(",", f" or '{close}'")
+                if not self.parse_optional_punctuation(","):
+                    self.raise_wrong_token(f"expected '{close}' in affine map")
         amap = AffineMap(len(dims), len(syms), tuple(results))
         return amap, [o for _, o in dims.values()], [o for _, o in syms.values()]
 
     def parse_optional_operand_name(self) -> UnresolvedOperand | None:
         return self.parse_optional_unresolved_operand()
-
-    def parse_operand_name(self) -> UnresolvedOperand:
-        return self.parse_unresolved_operand()
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 from xgpu.dialects.affine.syntax import (
     SYMBOL_IDENTITY,
     constant_map,
+    expect,
     parse_dim_and_symbol_list,
     print_bound,
     resolve_indices,
@@ -66,7 +67,11 @@ class ForOp(affine.ForOp):
     # (xDSL's `irdl_options`, AttrSizedOperandSegments as a property, are inherited.)
 
     def verify_(self) -> None:
-        args = self.body.block.args if self.body.blocks else ()
+        if len(self.body.blocks) != 1:
+            raise VerifyException(
+                "region #0 ('region') failed to verify constraint: region with 1 blocks"
+            )
+        args = self.body.block.args
         if not args or not isinstance(args[0].type, IndexType):
             raise VerifyException(
                 "expected body to have a single index argument for the induction variable"
@@ -88,7 +93,7 @@ class ForOp(affine.ForOp):
     @classmethod
     def parse(cls, parser: Parser) -> ForOp:
         iv = parser.parse_argument(expect_type=False)
-        parser.parse_punctuation("=")
+        expect(parser, "=")
         lower, lower_operands = _parse_bound(parser, "lower", "max")
         parser.parse_keyword("to")
         upper, upper_operands = _parse_bound(parser, "upper", "min")
@@ -108,14 +113,14 @@ class ForOp(affine.ForOp):
 
             def parse_pair():
                 arg = parser.parse_argument(expect_type=False)
-                parser.parse_punctuation("=")
+                expect(parser, "=")
                 return arg, parser.parse_unresolved_operand()
 
             pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_pair)
-            parser.parse_punctuation("->")
+            expect(parser, "->")
             if parser.parse_optional_punctuation("("):
                 types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-                parser.parse_punctuation(")")
+                expect(parser, ")")
             else:
                 types = [parser.parse_type()]
             inits = parser.resolve_operands([o for _, o in pairs], types, pos)
@@ -188,7 +193,7 @@ class YieldOp(affine.YieldOp):
             while parser.parse_optional_punctuation(","):
                 operands.append(parser.parse_unresolved_operand())
             pos = parser.pos
-            parser.parse_punctuation(":")
+            expect(parser, ":")
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             operands = parser.resolve_operands(operands, types, pos)
         return cls.create(operands=operands, attributes=attrs)

@@ -31,6 +31,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xgpu.dialects.affine.syntax import expect
+
 DYNAMIC = -(1 << 63)
 """MLIR's ShapedType::kDynamic: a basis element given by an operand."""
 
@@ -46,7 +48,10 @@ def _parse_basis(parser: Parser) -> tuple[list[int], list[UnresolvedOperand]]:
             dynamic.append(operand)
             static.append(DYNAMIC)
             return
-        static.append(parser.parse_integer(allow_boolean=False))
+        value = parser.parse_optional_integer(allow_boolean=False)
+        if value is None:
+            parser.raise_error("expected integer value")
+        static.append(value)
 
     parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_element)
     return static, dynamic
@@ -108,7 +113,7 @@ class DelinearizeIndexOp(IRDLOperation):
         parser.parse_keyword("into")
         static, dynamic = _parse_basis(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
+        expect(parser, ":")
         types = _index_types(parser)
         return cls.create(
             operands=[
@@ -161,13 +166,17 @@ class LinearizeIndexOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LinearizeIndexOp:
         disjoint = parser.parse_optional_keyword("disjoint") is not None
-        indices = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
+        expect(parser, "[")
+        indices = []
+        if not parser.parse_optional_punctuation("]"):
+            indices = [parser.parse_unresolved_operand()]
+            while parser.parse_optional_punctuation(","):
+                indices.append(parser.parse_unresolved_operand())
+            expect(parser, "]")
         parser.parse_keyword("by")
         static, dynamic = _parse_basis(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
+        expect(parser, ":")
         result_type = parser.parse_type()
         op = cls.build(
             operands=[

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap, AffineSymExpr
@@ -38,6 +39,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xgpu.dialects.affine.for_op import YieldOp
 from xgpu.dialects.affine.syntax import (
+    expect,
     parse_dim_and_symbol_list,
     print_dim_and_symbol_list,
     print_expr_of_ssa_ids,
@@ -82,7 +84,7 @@ def _parse_optional_arrow_types(parser: Parser) -> list[Attribute]:
         return []
     if parser.parse_optional_punctuation("("):
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation(")")
+        expect(parser, ")")
         return types
     return [parser.parse_type()]
 
@@ -94,11 +96,19 @@ class IfOp(affine.IfOp):
     args = var_operand_def(IndexType)
     res = var_result_def()
     condition = prop_def(AffineSetAttr)
-    then_region = region_def("single_block")
+    then_region = region_def()
     else_region = region_def()
     traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
 
     def verify_(self) -> None:
+        if len(self.then_region.blocks) != 1:
+            raise VerifyException(
+                "region #0 ('thenRegion') failed to verify constraint: region with 1 blocks"
+            )
+        if len(self.else_region.blocks) > 1:
+            raise VerifyException(
+                "region #1 ('elseRegion') failed to verify constraint: region with at most 1 blocks"
+            )
         cond = self.condition.data
         if len(self.args) != cond.num_dims + cond.num_symbols:
             raise VerifyException(
@@ -174,9 +184,22 @@ class ParallelOp(affine.ParallelOp):
     upperBoundsGroups = prop_def(DenseIntElementsAttr)
     steps = prop_def(ArrayAttr[IntegerAttr[IntegerType]])
     res = var_result_def()
-    body = region_def("single_block")
+    body = region_def()
 
     def verify_(self) -> None:
+        if len(self.body.blocks) != 1:
+            raise VerifyException(
+                "region #0 ('region') failed to verify constraint: region with 1 blocks"
+            )
+        for kind_attr in self.reductions:
+            if not (
+                isinstance(kind_attr, IntegerAttr)
+                and kind_attr.type == i64
+                and 0 <= kind_attr.value.data < len(ATOMIC_RMW_KINDS)
+            ):
+                raise VerifyException(
+                    "attribute 'reductions' failed to satisfy constraint: Reduction ops"
+                )
         lower, upper = self.lowerBoundsMap.data, self.upperBoundsMap.data
         num_dims = len(self.body.block.args) if self.body.blocks else 0
         lower_groups = _groups(self.lowerBoundsGroups)
@@ -238,7 +261,7 @@ class ParallelOp(affine.ParallelOp):
 
         def parse_group() -> None:
             if parser.parse_optional_keyword(keyword):
-                parser.parse_punctuation("(")
+                expect(parser, "(")
                 amap, d, s = parser.parse_affine_ssa_subscripts(")")  # type: ignore[attr-defined]
             else:
                 amap, d, s = parser.parse_affine_ssa_expr()  # type: ignore[attr-defined]
@@ -265,7 +288,7 @@ class ParallelOp(affine.ParallelOp):
         ivs = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
         )
-        parser.parse_punctuation("=")
+        expect(parser, "=")
         lower, lower_sizes, lower_operands = cls._parse_bounds(parser, "max")
         parser.parse_keyword("to")
         upper, upper_sizes, upper_operands = cls._parse_bounds(parser, "min")

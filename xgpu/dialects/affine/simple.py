@@ -27,19 +27,22 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.dialects.affine.syntax import (
+    expect,
     parse_dim_and_symbol_list,
     parse_subscripts,
     print_dim_and_symbol_list,
     print_map_of_ssa_ids,
     resolve_indices,
 )
+from xgpu.ir.printer import attribute_text
 
 
 def _parse_map_application(parser: Parser, name: str):
     """`#map(%d...)[%s...] attr-dict` of affine.apply/min/max."""
+    attr_pos = parser.pos
     amap = parser.parse_attribute()
     if not isinstance(amap, AffineMapAttr):
-        parser.raise_error("expected affine map")
+        parser.raise_error("invalid kind of attribute specified", attr_pos)
     pos = parser.pos
     dims, syms = parse_dim_and_symbol_list(parser)
     if len(dims) != amap.data.num_dims or len(syms) != amap.data.num_symbols:
@@ -133,11 +136,18 @@ class MaxOp(_MinMax, IRDLOperation):
 def _parse_access(parser: Parser):
     """`%m[subscripts] attr-dict : memref-type` (after an affine.store's value)."""
     memref = parser.parse_unresolved_operand()
-    parser.parse_punctuation("[")
+    expect(parser, "[")
     amap, indices = parse_subscripts(parser)
     attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
+    type_pos = parser.pos  # MLIR reports a wrong type at the colon
+    expect(parser, ":")
     memref_type = parser.parse_type()
+    if not isinstance(memref_type, MemRefType):
+        parser.raise_error(
+            "invalid kind of type specified: expected builtin.memref, but found "
+            f"'{attribute_text(memref_type)}'",
+            type_pos,
+        )
     return (
         parser.resolve_operand(memref, memref_type),
         amap,
@@ -213,7 +223,7 @@ class StoreOp(affine.StoreOp):
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
         value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
+        expect(parser, ",")
         memref, amap, indices, attrs, memref_type = _parse_access(parser)
         element = (
             memref_type.get_element_type() if isinstance(memref_type, MemRefType) else memref_type
@@ -247,8 +257,15 @@ class VectorLoadOp(affine.VectorLoadOp):
     @classmethod
     def parse(cls, parser: Parser) -> VectorLoadOp:
         memref, amap, indices, attrs, _ = _parse_access(parser)
-        parser.parse_punctuation(",")
+        expect(parser, ",")
+        type_pos = parser.pos
         vector_type = parser.parse_type()
+        if not isinstance(vector_type, VectorType):
+            parser.raise_error(
+                "invalid kind of type specified: expected builtin.vector, but found "
+                f"'{attribute_text(vector_type)}'",
+                type_pos,
+            )
         return cls.create(
             operands=[memref, *indices],
             result_types=[vector_type],
@@ -279,12 +296,17 @@ class VectorStoreOp(affine.VectorStoreOp):
     @classmethod
     def parse(cls, parser: Parser) -> VectorStoreOp:
         value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
+        expect(parser, ",")
         memref, amap, indices, attrs, _ = _parse_access(parser)
-        parser.parse_punctuation(",")
+        expect(parser, ",")
+        type_pos = parser.pos
         vector_type = parser.parse_type()
         if not isinstance(vector_type, VectorType):
-            parser.raise_error("expected vector type")
+            parser.raise_error(
+                "invalid kind of type specified: expected builtin.vector, but found "
+                f"'{attribute_text(vector_type)}'",
+                type_pos,
+            )
         return cls.create(
             operands=[parser.resolve_operand(value, vector_type), memref, *indices],
             properties={"map": amap},

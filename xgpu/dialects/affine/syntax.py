@@ -18,17 +18,37 @@ from xgpu.ir.affine_text import affine_expr_text
 _MARK = "\x00"
 
 
+def expect(parser: Parser, punctuation, message: str | None = None) -> None:
+    """`punctuation`, or MLIR's `expected 'P'` at the end of the previous token."""
+    if hasattr(parser, "expect_punctuation"):
+        parser.expect_punctuation(punctuation, message)  # type: ignore[attr-defined]
+    else:
+        parser.parse_punctuation(punctuation)
+
+
+def _operands_until(parser: Parser, close, message: str) -> list[UnresolvedOperand]:
+    operands: list[UnresolvedOperand] = []
+    if parser.parse_optional_punctuation(close):
+        return operands
+    while True:
+        operands.append(parser.parse_unresolved_operand("expected SSA operand"))
+        if parser.parse_optional_punctuation(close):
+            return operands
+        if not parser.parse_optional_punctuation(","):
+            expect(parser, close, message)
+            return operands
+
+
 def parse_dim_and_symbol_list(
     parser: Parser,
 ) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
-    """`(%d0, ...)` and an optional `[%s0, ...]`."""
-    dims = parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, parser.parse_unresolved_operand, " in operand list"
-    )
-    syms = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-    )
-    return dims, syms or []
+    """`(%d0, ...)` and an optional `[%s0, ...]`, with MLIR's messages."""
+    expect(parser, "(", "expected '(' in operand list")
+    dims = _operands_until(parser, ")", "expected ')' in operand list")
+    syms: list[UnresolvedOperand] = []
+    if parser.parse_optional_punctuation("["):
+        syms = _operands_until(parser, "]", "expected ']' in operand list")
+    return dims, syms
 
 
 def resolve_indices(parser: Parser, operands: Sequence[UnresolvedOperand]) -> list[SSAValue]:
