@@ -255,8 +255,22 @@ class AffineTextParser(Parser):
     def _parse_affine_ssa_subscripts(
         self, close: str | None
     ) -> tuple[AffineMap, list[UnresolvedOperand], list[UnresolvedOperand]]:
-        dims: dict[str, tuple[int, UnresolvedOperand]] = {}
-        syms: dict[str, tuple[int, UnresolvedOperand]] = {}
+        # A value used again is the same input, whether written `%x` or
+        # `symbol(%x)` the second time (as in MLIR).
+        seen: dict[str, AffineExpr] = {}
+        dims: list[UnresolvedOperand] = []
+        syms: list[UnresolvedOperand] = []
+
+        def use(operand: UnresolvedOperand, symbol: bool) -> AffineExpr:
+            key = _key(operand)
+            if key not in seen:
+                if symbol:
+                    seen[key] = AffineSymExpr(len(syms))
+                    syms.append(operand)
+                else:
+                    seen[key] = AffineDimExpr(len(dims))
+                    dims.append(operand)
+            return seen[key]
 
         def leaf() -> AffineExpr | None:
             if self.parse_optional_keyword("symbol"):
@@ -265,16 +279,14 @@ class AffineTextParser(Parser):
                 if operand is None:
                     self.raise_error("expected ssa identifier")
                 self.expect_punctuation(")")
-                entry = syms.setdefault(_key(operand), (len(syms), operand))
-                return AffineSymExpr(entry[0])
+                return use(operand, True)
             pos = self.pos
             operand = self.parse_optional_operand_name()
             if operand is None:
                 if self.parse_optional_identifier() is not None:
                     self.raise_error("use of undeclared identifier", pos)
                 return None
-            entry = dims.setdefault(_key(operand), (len(dims), operand))
-            return AffineDimExpr(entry[0])
+            return use(operand, False)
 
         results: list[AffineExpr] = []
         if close is None:
@@ -287,7 +299,7 @@ class AffineTextParser(Parser):
                 if not self.parse_optional_punctuation(","):
                     self.raise_wrong_token(f"expected '{close}' in affine map")
         amap = AffineMap(len(dims), len(syms), tuple(results))
-        return amap, [o for _, o in dims.values()], [o for _, o in syms.values()]
+        return amap, dims, syms
 
     def parse_optional_operand_name(self) -> UnresolvedOperand | None:
         return self.parse_optional_unresolved_operand()

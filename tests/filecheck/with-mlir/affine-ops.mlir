@@ -64,8 +64,11 @@ func.func @f(%m: memref<16x16xf32>, %n: index, %i0: index, %v: vector<4xf32>) ->
 // CHECK-NEXT: #map3 = affine_map<(d0) -> (d0, 0)>
 // CHECK-NEXT: #map4 = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-NEXT: #map5 = affine_map<(d0)[s0] -> (d0 + 4, s0)>
+// CHECK-NEXT: #map6 = affine_map<(d0) -> (d0 + 1)>
+// CHECK-NEXT: #map7 = affine_map<()[s0] -> (s0 + 1)>
 // CHECK-NEXT: #set = affine_set<(d0)[s0] : (d0 - s0 >= 0, d0 - 10 == 0)>
 // CHECK-NEXT: #set1 = affine_set<(d0) : (d0 >= 0)>
+// CHECK-NEXT: #set2 = affine_set<(d0) : (d0 - 1 >= 0)>
 // CHECK:      func.func @f(%{{[a-zA-Z0-9_]+}}: memref<16x16xf32>, %{{[a-zA-Z0-9_]+}}: index, %{{[a-zA-Z0-9_]+}}: index, %{{[a-zA-Z0-9_]+}}: vector<4xf32>) -> f32 {
 // CHECK-NEXT: %{{[a-zA-Z0-9_]+}} = arith.constant 0 : index
 // CHECK-NEXT: %{{[a-zA-Z0-9_]+}} = affine.apply #map(%{{[a-zA-Z0-9_]+}})[%{{[a-zA-Z0-9_]+}}]
@@ -113,3 +116,30 @@ func.func @f(%m: memref<16x16xf32>, %n: index, %i0: index, %v: vector<4xf32>) ->
 // CHECK-NEXT: %{{[a-zA-Z0-9_]+}} = affine.linearize_index [%{{[a-zA-Z0-9_]+}}#0, %{{[a-zA-Z0-9_]+}}#1] by (4) : index
 // CHECK-NEXT: %{{[a-zA-Z0-9_]+}} = affine.vector_load %{{[a-zA-Z0-9_]+}}[%{{[a-zA-Z0-9_]+}}, %{{[a-zA-Z0-9_]+}}] : memref<16x16xf32>, vector<4xf32>
 // CHECK-NEXT: affine.vector_store %{{[a-zA-Z0-9_]+}}, %{{[a-zA-Z0-9_]+}}[%{{[a-zA-Z0-9_]+}}, %{{[a-zA-Z0-9_]+}} + 4] : memref<16x16xf32>, vector<4xf32>
+
+// Values that are valid dimensions and symbols of affine accesses (MLIR's
+// isValidDim/isValidSymbol): kernel values, constants, memref.dim, affine.apply,
+// values from around a non-isolated op.
+gpu.module @k {
+  gpu.func @f(%m: memref<16xf32>, %n: index) kernel {
+    %t = gpu.thread_id x
+    affine.for %i = 0 to 4 {
+      %x = affine.load %m[%t + %i + symbol(%n) + symbol(%t)] : memref<16xf32>
+    }
+    gpu.return
+  }
+}
+func.func @g(%m: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  affine.for %i = 0 to 4 {
+    %d = memref.dim %m, %c0 : memref<?xf32>
+    %c = arith.constant 3 : index
+    %a = affine.apply affine_map<(d0) -> (d0 + 1)>(%i)
+    %b = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%n]
+    %x = affine.load %m[%a + symbol(%d) + symbol(%c) + symbol(%b)] : memref<?xf32>
+    affine.if affine_set<(d0) : (d0 - 1 >= 0)>(%i) {
+      %y = affine.load %m[%i + symbol(%n)] : memref<?xf32>
+    }
+  }
+  return
+}

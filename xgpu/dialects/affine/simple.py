@@ -34,6 +34,7 @@ from xgpu.dialects.affine.syntax import (
     print_map_of_ssa_ids,
     resolve_indices,
 )
+from xgpu.dialects.affine.validity import check_access_operands
 from xgpu.ir.printer import attribute_text
 
 
@@ -173,6 +174,8 @@ def _verify_access(op: IRDLOperation, memref, amap: AffineMapAttr, indices) -> N
             raise VerifyException("affine map num results must equal memref rank")
     if len(indices) != amap.data.num_dims + amap.data.num_symbols:
         raise VerifyException("expects as many subscripts as affine map inputs")
+    if (message := check_access_operands(op, amap.data.num_dims, indices)) is not None:
+        raise VerifyException(message)
 
 
 @irdl_op_definition

@@ -219,3 +219,39 @@ func.func @parallel_unknown_reduction() {
   }
   return
 }
+
+// -----
+
+func.func @dim_from_arith(%m: memref<16xf32>, %n: index) {
+  affine.for %i = 0 to 4 {
+    %j = arith.addi %i, %n : index
+    // expected-error @+1 {{'affine.load' op operand cannot be used as a dimension id}}
+    %x = affine.load %m[%j] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @dim_from_scf_for(%m: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'affine.load' op operand cannot be used as a dimension id}}
+    %x = affine.load %m[%i] : memref<16xf32>
+    %a = affine.apply affine_map<(d0) -> (d0 + 1)>(%i)
+  }
+  return
+}
+
+// -----
+
+func.func @symbol_from_loop(%m: memref<16xf32>, %n: index) {
+  affine.for %i = 0 to 4 {
+    %j = arith.addi %i, %n : index
+    %x = affine.load %m[symbol(%n) + %i] : memref<16xf32>
+    // expected-error @+1 {{'affine.load' op operand cannot be used as a symbol}}
+    %y = affine.load %m[symbol(%i)] : memref<16xf32>
+  }
+  return
+}
