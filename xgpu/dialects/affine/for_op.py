@@ -26,6 +26,7 @@ from xgpu.dialects.affine.syntax import (
     print_bound,
     resolve_indices,
 )
+from xgpu.dialects.affine.validity import check_access_operands
 
 
 def _parse_bound(parser: Parser, which: str, keyword: str):
@@ -83,6 +84,13 @@ class ForOp(affine.ForOp):
                 "mismatch between the number of basic block args and the number of "
                 "loop-carried values"
             )
+        for amap, operands in (
+            (self.lowerBoundMap, self.lowerBoundOperands),
+            (self.upperBoundMap, self.upperBoundOperands),
+        ):
+            message = check_access_operands(self, amap.data.num_dims, operands)
+            if message is not None:
+                raise VerifyException(message)
         for init, arg, result in zip(self.inits, args[1:], self.res):
             if init.type != arg.type or init.type != result.type:
                 raise VerifyException(

@@ -45,6 +45,7 @@ from xgpu.dialects.affine.syntax import (
     print_expr_of_ssa_ids,
     resolve_indices,
 )
+from xgpu.dialects.affine.validity import check_access_operands
 from xgpu.ir.affine_expr import replace
 
 # MLIR's arith::AtomicRMWKind, by value.
@@ -114,6 +115,9 @@ class IfOp(affine.IfOp):
             raise VerifyException(
                 "operand count and condition integer set dimension and symbol count must match"
             )
+        message = check_access_operands(self, cond.num_dims, self.args)
+        if message is not None:
+            raise VerifyException(message)
 
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
@@ -248,6 +252,12 @@ class ParallelOp(affine.ParallelOp):
         expected = lower.num_dims + lower.num_symbols + upper.num_dims + upper.num_symbols
         if len(self.map_operands) != expected:
             raise VerifyException("expects as many operands as affine map inputs")
+        operands = list(self.map_operands)
+        num_lower = lower.num_dims + lower.num_symbols
+        for amap, group in ((lower, operands[:num_lower]), (upper, operands[num_lower:])):
+            message = check_access_operands(self, amap.num_dims, group)
+            if message is not None:
+                raise VerifyException(message)
 
     # -- custom syntax ---------------------------------------------------------
 

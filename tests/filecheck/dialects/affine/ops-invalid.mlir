@@ -255,3 +255,55 @@ func.func @symbol_from_loop(%m: memref<16xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+func.func @for_bound_symbol_from_scf(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'affine.for' op operand cannot be used as a symbol}}
+    affine.for %j = 0 to %i {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @for_bound_dim_from_scf(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'affine.for' op operand cannot be used as a dimension id}}
+    affine.for %j = 0 to affine_map<(d0) -> (d0)>(%i) {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @if_dim_from_scf(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'affine.if' op operand cannot be used as a dimension id}}
+    affine.if affine_set<(d0) : (d0 >= 0)>(%i) {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_dim_from_scf(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'affine.parallel' op operand cannot be used as a dimension id}}
+    affine.parallel (%k) = (0) to (%i) {
+    }
+  }
+  return
+}
