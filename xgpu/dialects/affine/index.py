@@ -3,7 +3,7 @@ neither), with MLIR 22's mixed static/dynamic basis `(%n, 4)`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -147,6 +147,14 @@ class LinearizeIndexOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure())
+
+    @classmethod
+    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
+        # MLIR's `disjoint` is a UnitProp that prints `disjoint = false` when
+        # unset: a generic op written without it gets the false value.
+        if "disjoint" not in properties:
+            properties = {**properties, "disjoint": IntegerAttr(0, i1)}
+        return super().create(properties=properties, **kwargs)
 
     def is_disjoint(self) -> bool:
         return isinstance(self.disjoint, UnitAttr) or (

@@ -143,3 +143,12 @@ func.func @f(%m: memref<16x16xf32>, %n: index, %i0: index, %v: vector<4xf32>) ->
 // GENERIC: %l3 = "affine.linearize_index"(%d#0, %d#1) <{disjoint = false, operandSegmentSizes = array<i32: 2, 0>, static_basis = array<i64: 4>}> : (index, index) -> index
 // GENERIC: %vl = "affine.vector_load"(%m, %i0, %c0) <{map = #map5}> : (memref<16x16xf32>, index, index) -> vector<4xf32>
 // GENERIC: "affine.vector_store"(%v, %m, %i0, %c0) <{map = #map18}> : (vector<4xf32>, memref<16x16xf32>, index, index) -> ()
+
+// A generic affine.linearize_index without `disjoint` has MLIR's false value.
+func.func @generic_linearize(%i: index) -> index {
+  %l = "affine.linearize_index"(%i) <{operandSegmentSizes = array<i32: 1, 0>, static_basis = array<i64: 4>}> : (index) -> index
+  return %l : index
+}
+// CHECK:      func.func @generic_linearize(%i: index) -> index {
+// CHECK-NEXT:   %l = affine.linearize_index [%i] by (4) : index
+// GENERIC:      "affine.linearize_index"(%i) <{disjoint = false, operandSegmentSizes = array<i32: 1, 0>, static_basis = array<i64: 4>}> : (index) -> index
