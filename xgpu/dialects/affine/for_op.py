@@ -109,7 +109,7 @@ class ForOp(affine.ForOp):
         if parser.parse_optional_keyword("step"):
             pos = parser.pos
             step = parser.parse_integer(allow_boolean=False)
-            if step <= 0:
+            if step < 0:  # MLIR takes `step 0`
                 parser.raise_error(
                     "expected step to be representable as a positive signed integer", pos
                 )
