@@ -41,6 +41,11 @@ def _fits(value: int) -> bool:
     return _INT64_MIN <= value <= _INT64_MAX
 
 
+def _wrap(value: int) -> int:
+    """`value` as MLIR's int64 arithmetic leaves it (two's complement)."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
 def _binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     return AffineBinaryOpExpr(kind, lhs, rhs)
 
@@ -104,12 +109,12 @@ def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if left_sum is not None and rc is not None:
         inner = _const(left_sum.rhs)
         if inner is not None:
-            return add(left_sum.lhs, constant(inner + rc))
+            return add(left_sum.lhs, constant(_wrap(inner + rc)))
     # c1 * e + c2 * e -> (c1 + c2) * e
     first, first_factor = _term(lhs)
     second, second_factor = _term(rhs)
     if first == second:
-        return mul(first, constant(first_factor + second_factor))
+        return mul(first, constant(_wrap(first_factor + second_factor)))
     # (e1 + c) + e2 -> (e1 + e2) + c
     if left_sum is not None:
         inner = _const(left_sum.rhs)
@@ -156,7 +161,7 @@ def mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if left is not None and (inner := _const(left.rhs)) is not None:
         # (e * c1) * c2 -> e * (c1 * c2); (e * c) * f -> (e * f) * c
         if rc is not None:
-            return mul(left.lhs, constant(inner * rc))
+            return mul(left.lhs, constant(_wrap(inner * rc)))
         return mul(mul(left.lhs, rhs), constant(inner))
     return _binary(Kind.Mul, lhs, rhs)
 
@@ -188,7 +193,7 @@ def floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if rc is None or rc == 0:
         return _binary(Kind.FloorDiv, lhs, rhs)
     if lc is not None:
-        return constant(lc // rc)
+        return constant(lc // rc) if _fits(lc // rc) else _binary(Kind.FloorDiv, lhs, rhs)
     if rc == 1:
         return lhs
     if (simpler := _divide_product(lhs, rc)) is not None:
@@ -205,7 +210,8 @@ def ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if rc is None or rc == 0:
         return _binary(Kind.CeilDiv, lhs, rhs)
     if lc is not None:
-        return constant(-(-lc // rc))
+        value = -(-lc // rc)
+        return constant(value) if _fits(value) else _binary(Kind.CeilDiv, lhs, rhs)
     if rc == 1:
         return lhs
     if (simpler := _divide_product(lhs, rc)) is not None:

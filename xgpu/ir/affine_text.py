@@ -73,10 +73,15 @@ def _affine_expr_text(expr: AffineExpr, tight: bool = False, leaf: Leaf = _defau
             )
             return wrap(f"{left} - {_affine_expr_text(rhs.lhs, is_sum, leaf)}")
         if factor < -1:
-            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, True, leaf)} * {-factor}")
+            return wrap(f"{left} - {_affine_expr_text(rhs.lhs, True, leaf)} * {_neg64(factor)}")
     if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
-        return wrap(f"{left} - {-rhs.value}")
+        return wrap(f"{left} - {_neg64(rhs.value)}")
     return wrap(f"{left} + {_affine_expr_text(rhs, False, leaf)}")
+
+
+def _neg64(value: int) -> int:
+    """`-value` in MLIR's int64 (the negation of -2**63 is itself)."""
+    return value if value == -(1 << 63) else -value
 
 
 def affine_map_text(amap: AffineMap) -> str:
