@@ -117,13 +117,17 @@ class AffineTextParser(Parser):
 
     def _parse_affine_term(self, leaf: LeafParser, after_op: bool) -> AffineExpr:
         expr = self._parse_affine_operand(leaf, after_op)
-        while True:
-            at = self.pos
-            kind = self._parse_optional_high_op()
-            if kind is None:
-                return expr
+        at = self.pos
+        kind = self._parse_optional_high_op()
+        while kind is not None:
             rhs = self._parse_affine_operand(leaf, True)
-            expr = self._build_high(kind, expr, rhs, at)
+            next_at = self.pos
+            next_kind = self._parse_optional_high_op()
+            # MLIR reports a non-affine product at the operator after it, if
+            # the chain goes on.
+            expr = self._build_high(kind, expr, rhs, at if next_kind is None else next_at)
+            at, kind = next_at, next_kind
+        return expr
 
     def _parse_affine_expr(self, leaf: LeafParser) -> AffineExpr:
         expr = self._parse_affine_term(leaf, False)

@@ -92,3 +92,9 @@ func.func @in_op(%i: index, %m: memref<4xf32>) {
   %x = affine.load %m[%i * %i] : memref<4xf32>
   return
 }
+
+// -----
+
+// MLIR reports a non-affine product at the next operator of the chain.
+// expected-error @+1 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
+#m = affine_map<(d0, d1) -> (d1 * (d0 * 2) floordiv 3)>
