@@ -1,4 +1,6 @@
 // RUN: sed '/^\/\/ INVALID INPUTS/,$d' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file | filecheck %s
+// xgpu-opt reads back what the pass writes (semi-affine maps, affine.apply/min) and prints it again unchanged.
+// RUN: sed '/^\/\/ INVALID INPUTS/,$d' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file | xgpu-opt --split-input-file | filecheck %s
 // RUN: sed -n '/^\/\/ INVALID INPUTS/,$p' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file --verify-diagnostics
 
 // (scf.parallel in generic form: xDSL 0.75 has no custom syntax for it.)
