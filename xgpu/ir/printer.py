@@ -16,6 +16,7 @@ from typing import IO
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AffineSetAttr,
     AnyFloat,
     ArrayAttr,
     DictionaryAttr,
@@ -38,7 +39,7 @@ from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
 from xgpu.dialects.gpu.types import AsyncTokenType
-from xgpu.ir.affine_text import affine_map_text
+from xgpu.ir.affine_text import affine_map_text, affine_set_text
 
 
 def _uses_affine_maps(root: Operation) -> bool:
@@ -51,7 +52,7 @@ def _uses_affine_maps(root: Operation) -> bool:
     def holds(attr: Attribute) -> bool:
         if (known := memo.get(id(attr))) is not None:
             return known
-        if isinstance(attr, AffineMapAttr):
+        if isinstance(attr, AffineMapAttr | AffineSetAttr):
             found = True
         elif isinstance(attr, ArrayAttr):
             found = any(holds(a) for a in attr.data)
@@ -73,6 +74,47 @@ def _uses_affine_maps(root: Operation) -> bool:
                 if any(holds(arg.type) for arg in block.args):
                     return True
     return False
+
+
+def _generic_alias_order(op: Operation) -> list[Attribute]:
+    """The affine maps and sets of `op`, in the order in which MLIR meets them
+    when it collects the aliases of generic output."""
+    found: dict[Attribute, None] = {}
+    memo: set[int] = set()
+
+    def visit(attr: Attribute) -> None:
+        if id(attr) in memo:
+            return
+        memo.add(id(attr))
+        if isinstance(attr, AffineMapAttr | AffineSetAttr):
+            found.setdefault(attr, None)
+        elif isinstance(attr, ArrayAttr):
+            for a in attr.data:
+                visit(a)
+        elif isinstance(attr, DictionaryAttr):
+            for _, a in sorted(attr.data.items()):
+                visit(a)
+        elif isinstance(attr, ParametrizedAttribute):
+            for p in attr.parameters:
+                if isinstance(p, Attribute):
+                    visit(p)
+
+    def visit_op(op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    visit(arg.type)
+                for inner in block.ops:
+                    visit_op(inner)
+        for t in (*op.operand_types, *op.result_types):
+            visit(t)
+        for _, a in sorted(op.properties.items()):
+            visit(a)
+        for _, a in sorted(op.attributes.items()):
+            visit(a)
+
+    visit_op(op)
+    return list(found)
 
 
 def _print_elided(printer: Printer, attr: Attribute) -> bool:
@@ -177,8 +219,8 @@ class MLIRPrinter(Printer):
 
     # Affine map aliases (`#map`, `#map1`, ...), as MLIR prints a module:
     # `_aliases` names the maps; `_seen_maps` collects them in printing order.
-    _aliases: dict[AffineMapAttr, str] | None = None
-    _seen_maps: dict[AffineMapAttr, None] | None = None
+    _aliases: dict[AffineMapAttr | AffineSetAttr, str] | None = None
+    _seen_maps: dict[AffineMapAttr | AffineSetAttr, None] | None = None
 
     def print_top_level(self, op: Operation) -> None:
         """Print `op` with MLIR's alias definitions before it: each affine map it
@@ -195,11 +237,25 @@ class MLIRPrinter(Printer):
             print_debuginfo=self.print_debuginfo,
         )
         scout._seen_maps = {}
-        scout.print_op(op)
-        maps = list(scout._seen_maps)
+        if self.print_generic_format:
+            # MLIR looks for aliases in a generic op's regions first, then in its
+            # types, properties and attributes.
+            for attr in _generic_alias_order(op):
+                scout._seen_maps[attr] = None
+        else:
+            scout.print_op(op)
+        # MLIR names maps `#map`, `#map1`, ... and integer sets `#set`, ...,
+        # and defines all the maps first.
+        seen = list(scout._seen_maps)
+        maps = [a for a in seen if isinstance(a, AffineMapAttr)]
+        sets = [a for a in seen if isinstance(a, AffineSetAttr)]
+        self._aliases = {}
         for i, amap in enumerate(maps):
             self.print_string(f"#map{i or ''} = affine_map<{affine_map_text(amap.data)}>\n")
-        self._aliases = {amap: f"#map{i or ''}" for i, amap in enumerate(maps)}
+            self._aliases[amap] = f"#map{i or ''}"
+        for i, aset in enumerate(sets):
+            self.print_string(f"#set{i or ''} = affine_set<{affine_set_text(aset.data)}>\n")
+            self._aliases[aset] = f"#set{i or ''}"
         try:
             self.print_op(op)
         finally:
@@ -236,6 +292,14 @@ class MLIRPrinter(Printer):
             if self._seen_maps is not None:
                 self._seen_maps[attribute] = None
             self.print_string(f"affine_map<{affine_map_text(attribute.data)}>")
+            return
+        if isinstance(attribute, AffineSetAttr):
+            if self._aliases is not None and attribute in self._aliases:
+                self.print_string(self._aliases[attribute])
+                return
+            if self._seen_maps is not None:
+                self._seen_maps[attribute] = None
+            self.print_string(f"affine_set<{affine_set_text(attribute.data)}>")
             return
         if isinstance(attribute, ArrayAttr):
             with self.in_square_brackets():

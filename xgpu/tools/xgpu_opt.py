@@ -39,6 +39,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location, SourceFiles, format_diagnostic
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
+from xgpu.ir.affine_parser import AffineTextParser
 from xgpu.ir.arg_locations import (
     argument_name_before,
     locate_implicit_terminators,
@@ -132,7 +133,7 @@ _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\
 _L_BRACE = MLIRTokenKind.L_BRACE
 
 
-class LocatingParser(LocationParser, SplatParser, BuiltinLimitsParser):
+class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimitsParser):
     """A parser that records where each op was written (its name token), as a
     `loc("file":line:col)` location on the op, like MLIR's parser does."""
 

@@ -96,6 +96,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.hints import isa
 
 from xgpu import diagnostics
+from xgpu.dialects.affine.simple import ApplyOp as XApplyOp
 from xgpu.dialects.gpu.attributes import LoopDimMapAttr, Processor
 from xgpu.dialects.gpu.launch import LaunchOp, TerminatorOp
 from xgpu.dialects.gpu.subgroup import AllReduceOp
@@ -707,7 +708,7 @@ class _Conversion:
             # below (the bound needs the same values).
             raise _Failed
         new_index = self.insert(
-            affine.ApplyOp([operand, step_value, lower_value], AffineMapAttr(index_map))
+            XApplyOp([operand, step_value, lower_value], AffineMapAttr(index_map))
         ).results[0]
         if not self.launch_independent(lower) and not _is_arith_constant(lower):
             raise _Failed
@@ -728,7 +729,7 @@ class _Conversion:
         if any(o is None for o in operands):
             raise _Failed
         launch_bound = self.insert_before_launch(
-            affine.ApplyOp(operands, AffineMapAttr(trip_map))  # type: ignore[arg-type]
+            XApplyOp(operands, AffineMapAttr(trip_map))  # type: ignore[arg-type]
         ).results[0]
         if processor in self.bounds:
             raise _Failed

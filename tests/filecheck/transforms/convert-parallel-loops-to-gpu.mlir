@@ -1,4 +1,6 @@
 // RUN: sed '/^\/\/ INVALID INPUTS/,$d' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file | filecheck %s
+// xgpu-opt reads back what the pass writes (semi-affine maps, affine.apply/min) and prints it again unchanged.
+// RUN: sed '/^\/\/ INVALID INPUTS/,$d' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file | xgpu-opt --split-input-file | filecheck %s
 // RUN: sed -n '/^\/\/ INVALID INPUTS/,$p' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file --verify-diagnostics
 
 // (scf.parallel in generic form: xDSL 0.75 has no custom syntax for it.)
@@ -15,12 +17,12 @@
 // CHECK-NEXT:    %c2 = arith.constant 2 : index
 // CHECK-NEXT:    %c4 = arith.constant 4 : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map (%n)[%c0, %c2]
-// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map (%c4)[%c0, %c1]
+// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map(%n)[%c0, %c2]
+// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map(%c4)[%c0, %c1]
 // CHECK-NEXT:    gpu.launch blocks(%[[IDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TIDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) {
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1 (%[[IDX]])[%c2, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1(%[[IDX]])[%c2, %c0]
 // CHECK-NEXT:      scf.for %[[J:.*]] = %c1 to %m step %c4 {
-// CHECK-NEXT:        %[[K:.*]] = affine.apply #map1 (%[[TIDX]])[%c1, %c0]
+// CHECK-NEXT:        %[[K:.*]] = affine.apply #map1(%[[TIDX]])[%c1, %c0]
 // CHECK-NEXT:        %x = arith.addi %[[I]], %[[K]] : index
 // CHECK-NEXT:        %v = memref.load %a[%x, %[[J]]] : memref<?x?xf32>
 // CHECK-NEXT:        memref.store %v, %a[%[[J]], %x] : memref<?x?xf32>
@@ -55,20 +57,20 @@ func.func @basic(%a: memref<?x?xf32>, %n: index, %m: index) {
 // CHECK:       #map = affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>
 // CHECK-NEXT:  #map1 = affine_map<(d0)[s0, s1] -> (((d0 - s0) ceildiv s1) ceildiv 2)>
 // CHECK-NEXT:  #map2 = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
-// CHECK-NEXT:  #map3 = affine_map<(d0)[s0] -> (4, s0 - d0)>
+// CHECK-NEXT:  #map3 = affine_map<(d0)[s0] -> (4, -d0 + s0)>
 // CHECK-NEXT:  #map4 = affine_map<(d0)[s0, s1] -> ((d0 * s0 + s1) * 2)>
 // CHECK-LABEL: func.func @tiled(%a: memref<?xf32>, %n: index) {
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %c1 = arith.constant 1 : index
 // CHECK-NEXT:    %c4 = arith.constant 4 : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map (%n)[%c0, %c4]
+// CHECK-NEXT:    %[[GX:.*]] = affine.apply #map(%n)[%c0, %c4]
 // CHECK-NEXT:    %[[UB:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map1 (%[[UB]])[%c0, %c1]
+// CHECK-NEXT:    %[[BX:.*]] = affine.apply #map1(%[[UB]])[%c0, %c1]
 // CHECK-NEXT:    gpu.launch blocks(%[[IDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TIDX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BX]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) {
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map2 (%[[IDX]])[%c4, %c0]
-// CHECK-NEXT:      %ub = affine.min #map3 (%[[I]])[%n]
-// CHECK-NEXT:      %[[J:.*]] = affine.apply #map4 (%[[TIDX]])[%c1, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map2(%[[IDX]])[%c4, %c0]
+// CHECK-NEXT:      %ub = affine.min #map3(%[[I]])[%n]
+// CHECK-NEXT:      %[[J:.*]] = affine.apply #map4(%[[TIDX]])[%c1, %c0]
 // CHECK-NEXT:      %[[IN:.*]] = arith.cmpi slt, %[[J]], %ub : index
 // CHECK-NEXT:      scf.if %[[IN]] {
 // CHECK-NEXT:        %x = arith.addi %[[I]], %[[J]] : index
@@ -103,8 +105,8 @@ func.func @tiled(%a: memref<?xf32>, %n: index) {
 // (its initial value is not used).
 // CHECK-LABEL: func.func @reduction(%a: memref<?xf32>, %n: index) {
 // CHECK:         gpu.launch
-// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
 // CHECK-NEXT:      %v = memref.load %a[%[[I]]] : memref<?xf32>
 // CHECK-NEXT:      %[[R:.*]] = gpu.all_reduce  %v {
 // CHECK-NEXT:      ^bb0(%x: f32, %y: f32):
@@ -142,9 +144,9 @@ func.func @reduction(%a: memref<?xf32>, %n: index) {
 // against a function argument).
 // CHECK-LABEL: func.func @alias(%a: memref<?xf32>, %n: index, %f: f32) {
 // CHECK:         gpu.launch
-// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[I:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
 // CHECK-NEXT:      memref.store %f, %p[%[[I]]] : memref<?xf32>
-// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1 (%{{.*}})[%c1, %c0]
+// CHECK-NEXT:      %[[J:.*]] = affine.apply #map1(%{{.*}})[%c1, %c0]
 // CHECK-NEXT:      %v = memref.load %a[%[[J]]] : memref<?xf32>
 // CHECK-NEXT:      memref.store %v, %a[%[[I]]] : memref<?xf32>
 // CHECK-NEXT:      gpu.terminator
