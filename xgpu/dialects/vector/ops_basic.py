@@ -20,9 +20,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
-    AnyAttr,
     IRDLOperation,
-    base,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -39,7 +37,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from xgpu.dialects.vector.attrs import PrintPunctuation, PrintPunctuationAttr
 from xgpu.dialects.vector.common import (
-    element_type,
     parse_i64_list,
     print_attr_dict,
     print_i64_list,
@@ -534,5 +531,3 @@ OPS: list[type[Operation]] = [
     InterleaveOp,
     DeinterleaveOp,
 ]
-
-

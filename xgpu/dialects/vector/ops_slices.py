@@ -349,7 +349,8 @@ class OuterProductOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        extra = {} if self.kind == _ADD else {"kind": self.kind}
+        # MLIR 22 prints the kind only with an accumulator (and then always).
+        extra = {} if self.acc is None else {"kind": self.kind}
         print_attr_dict(printer, self, extra=extra)
         printer.print_string(" : ")
         printer.print_attribute(self.lhs.type)
