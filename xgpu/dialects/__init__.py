@@ -18,6 +18,7 @@ from xdsl.ir import Dialect
 # xDSL's dialect of that name, see xgpu.dialects.derive). Imported lazily:
 # a dialect is built the first time the parser meets one of its names.
 DERIVED_DIALECTS: dict[str, str] = {
+    "arith": "arith",
     "vector": "vector",
 }
 
