@@ -154,8 +154,15 @@ class CmpiOp(xarith.CmpiOp):
     def __init__(
         self, operand1: Operation | SSAValue, operand2: Operation | SSAValue, arg: int | str
     ):
-        super().__init__(operand1, operand2, arg)
-        self.result.type = _like(SSAValue.get(operand1).type, i1)
+        operand1 = SSAValue.get(operand1)
+        if isinstance(arg, str):
+            arg = xarith.CMPI_COMPARISON_OPERATIONS.index(arg)
+        IRDLOperation.__init__(
+            self,
+            operands=[operand1, operand2],
+            result_types=[_like(operand1.type, i1)],
+            properties={"predicate": IntegerAttr(arg, 64)},
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> CmpiOp:
@@ -186,8 +193,15 @@ class CmpfOp(xarith.CmpfOp):
         arg: int | str,
         fastmath: FastMathFlagsAttr = _NONE,
     ):
-        super().__init__(operand1, operand2, arg, fastmath)
-        self.result.type = _like(SSAValue.get(operand1).type, i1)
+        operand1 = SSAValue.get(operand1)
+        if isinstance(arg, str):
+            arg = xarith.CMPF_COMPARISON_OPERATIONS.index(arg)
+        IRDLOperation.__init__(
+            self,
+            operands=[operand1, operand2],
+            result_types=[_like(operand1.type, i1)],
+            properties={"predicate": IntegerAttr(arg, 64), "fastmath": fastmath},
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> CmpfOp:

@@ -2086,6 +2086,13 @@ def register(table: CanonicalizationTable) -> None:
         (arith.FPToSIOp, fold_fptosi, ()),
         (arith.FPToUIOp, fold_fptoui, ()),
     ]
+    # xgpu's arith classes (xgpu.dialects.arith) subclass xDSL's: same rules.
+    rules += [
+        (sub, folder, patterns)
+        for sub in xgpu_arith.OPS
+        for op_type, folder, patterns in list(rules)
+        if sub is not op_type and issubclass(sub, op_type)
+    ]
     for op_type, folder, patterns in rules:
         if folder is not None:
             table.set_folder(op_type, folder)
