@@ -19,6 +19,7 @@ from xdsl.ir import Dialect
 # a dialect is built the first time the parser meets one of its names.
 DERIVED_DIALECTS: dict[str, str] = {
     "arith": "arith",
+    "math": "math",
     "vector": "vector",
 }
 

@@ -5,6 +5,8 @@ vectors, casts of vectors, `roundingmode`/`fastmath` on truncf/extf,
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects import arith as xarith
 from xdsl.dialects.arith import (
     FastMathFlagsAttr,
@@ -27,6 +29,7 @@ from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
+    VarConstraint,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -40,6 +43,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.dialects.derive import derived_dialect
+from xgpu.dialects.gpu.utils import MLIRResultNames
 from xgpu.ir.printer import attribute_text
 
 _NONE = FastMathFlagsAttr("none")
@@ -267,6 +271,62 @@ class SelectOp(xarith.SelectOp):
             raise VerifyException(
                 "failed to verify that condition is signless i1 or has matching shape"
             )
+
+
+# ---------------------------------------------------- extended arithmetic
+
+_T = VarConstraint("T", xarith.signlessIntegerLike)
+
+
+@irdl_op_definition
+class AddUIExtendedOp(MLIRResultNames, xarith.AddUIExtendedOp):
+    """MLIR names the results `%sum, %overflow`."""
+
+    name = "arith.addui_extended"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("sum", "overflow")
+
+    lhs = operand_def(_T)
+    rhs = operand_def(_T)
+    sum = result_def(_T)
+    overflow = result_def(xarith.boolLike)
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"
+    parse = Operation.parse
+    print = Operation.print
+
+
+@irdl_op_definition
+class MulSIExtendedOp(MLIRResultNames, xarith.MulSIExtendedOp):
+    """MLIR names the results `%low, %high`."""
+
+    name = "arith.mulsi_extended"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("low", "high")
+
+    lhs = operand_def(_T)
+    rhs = operand_def(_T)
+    low = result_def(_T)
+    high = result_def(_T)
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
+    parse = Operation.parse
+    print = Operation.print
+
+
+@irdl_op_definition
+class MulUIExtendedOp(MLIRResultNames, xarith.MulUIExtendedOp):
+    """MLIR names the results `%low, %high`."""
+
+    name = "arith.mului_extended"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("low", "high")
+
+    lhs = operand_def(_T)
+    rhs = operand_def(_T)
+    low = result_def(_T)
+    high = result_def(_T)
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
+    parse = Operation.parse
+    print = Operation.print
 
 
 # ------------------------------------------------------------------ remf
@@ -538,6 +598,9 @@ OPS: list[type[Operation]] = [
     CmpfOp,
     SelectOp,
     RemFOp,
+    AddUIExtendedOp,
+    MulSIExtendedOp,
+    MulUIExtendedOp,
     ExtSIOp,
     ExtUIOp,
     SIToFPOp,

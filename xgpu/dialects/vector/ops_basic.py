@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import prod
+from typing import ClassVar
 
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
@@ -35,6 +36,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xgpu.dialects.gpu.utils import MLIRResultNames
 from xgpu.dialects.vector.attrs import PrintPunctuation, PrintPunctuationAttr
 from xgpu.dialects.vector.common import (
     parse_i64_list,
@@ -465,8 +467,9 @@ class InterleaveOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DeinterleaveOp(IRDLOperation):
+class DeinterleaveOp(MLIRResultNames, IRDLOperation):
     name = "vector.deinterleave"
+    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("res1", "res2")
 
     source = operand_def(VectorType)
     res1 = result_def(VectorType)
