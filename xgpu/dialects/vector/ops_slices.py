@@ -621,8 +621,11 @@ def _verify_output_shape(
                 "expected all dimensions to get an extent as either a LHS or RHS dim"
             )
         expected.append(extents[expr.position])
-    if list(res.get_shape()) != expected:
-        raise bad
+    expected_type = VectorType(res.element_type, expected)
+    if res != expected_type:
+        raise VerifyException(
+            f"invalid accumulator/result vector shape, expected: {q(expected_type)}"
+        )
 
 
 OPS: list[type[Operation]] = [
