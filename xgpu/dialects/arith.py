@@ -80,6 +80,23 @@ def _is_signless_or_index(type_: Attribute) -> bool:
     return isinstance(type_, IndexType) or _is_signless_int(type_)
 
 
+def check_parsed_type(
+    parser: Parser, op_name: str, operand: str, kind: str, type_: Attribute
+) -> None:
+    """MLIR's parse-time check of an operand type that the custom syntax infers
+    (`custom op 'arith.cmpi' 'lhs' must be signless-integer-like, but got 'f32'`),
+    reported at the op name as mlir-opt does."""
+    if _accepts(kind, type_):
+        return
+    text = parser.lexer.input.content
+    at = text.rfind(op_name, 0, parser.pos)
+    parser.raise_error(
+        f"custom op '{op_name}' '{operand}' must be {kind}, but got {_q(type_)}",
+        at if at >= 0 else parser.pos,
+        (at + len(op_name)) if at >= 0 else None,
+    )
+
+
 # ------------------------------------------------------------ comparisons
 
 
@@ -121,6 +138,7 @@ def _parse_comparison(
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     type_ = parser.parse_type()
+    check_parsed_type(parser, cls.name, "lhs", _FLOAT_LIKE if fastmath else _INDEX_LIKE_CMP, type_)
     operands = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
     return cls.create(
         operands=operands,

@@ -22,6 +22,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xgpu.dialects.arith import check_parsed_type
 from xgpu.dialects.derive import derived_dialect
 from xgpu.ir.printer import attribute_text
 
@@ -93,6 +94,7 @@ class _FloatClassification(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
+        check_parsed_type(parser, cls.name, "operand", _FLOAT_LIKE, type_)
         return cls.create(
             operands=[parser.resolve_operand(operand, type_)],
             result_types=[_i1_like(type_)],
@@ -110,7 +112,13 @@ class _FloatClassification(IRDLOperation):
 
     def verify_(self) -> None:
         _check_float(self, 0)
-        if self.result.type != _i1_like(self.operand.type):
+        result = self.result.type
+        element = result.element_type if isinstance(result, VectorType | TensorType) else result
+        if element != i1:
+            raise VerifyException(
+                f"result #0 must be bool-like, but got '{attribute_text(result)}'"
+            )
+        if result != _i1_like(self.operand.type):
             raise VerifyException(
                 "failed to verify that result type has i1 element type and same shape as operands"
             )
@@ -235,9 +243,7 @@ class ClampFOp(IRDLOperation):
         for index in range(3):
             _check_float(self, index)
         if not self.value.type == self.min.type == self.max.type == self.result.type:
-            raise VerifyException(
-                "failed to verify that all of {value, min, max, result} have same type"
-            )
+            raise VerifyException("requires the same type for all operands and results")
 
 
 OPS: list[type[Operation]] = [
