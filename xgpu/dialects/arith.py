@@ -97,6 +97,19 @@ def check_parsed_type(
     )
 
 
+def _print_overflow_flags(self: IntegerOverflowAttr, printer: Printer) -> None:
+    """MLIR 22 separates the flags with a comma and a space: `overflow<nsw, nuw>`
+    (and `#arith.overflow<nsw, nuw>`); xDSL 0.75 writes `nsw,nuw`. Parsing
+    accepts both."""
+    with printer.in_angle_brackets():
+        flags = [f.value for f in type(self).enum_type if f in self.data]
+        printer.print_string(", ".join(flags) if flags else "none")
+
+
+# xDSL's class is the one its arith ops (addi, subi, muli, shli) hold.
+IntegerOverflowAttr.print_parameter = _print_overflow_flags  # type: ignore[method-assign]
+
+
 # ------------------------------------------------------------ comparisons
 
 

@@ -31,6 +31,8 @@ func.func @flags(%a: f32, %b: f32, %i: i32, %j: i32) {
   %10 = arith.truncf %a : f32 to f16
   %11 = arith.extf %10 fastmath<fast> : f16 to f32
   %12 = arith.extf %10 : f16 to f64
+  %13 = arith.muli %i, %j overflow<nsw, nuw> : i32
+  %14 = arith.subi %i, %j overflow<nsw,nuw> : i32
   return
 }
 
@@ -102,6 +104,8 @@ func.func @math(%a: f32, %b: f32, %c: f32, %i: i32, %va: vector<4xf32>, %vi: vec
 // CHECK-NEXT:    %10 = arith.truncf %arg0 : f32 to f16
 // CHECK-NEXT:    %11 = arith.extf %10 fastmath<fast> : f16 to f32
 // CHECK-NEXT:    %12 = arith.extf %10 : f16 to f64
+// CHECK-NEXT:    %13 = arith.muli %arg2, %arg3 overflow<nsw, nuw> : i32
+// CHECK-NEXT:    %14 = arith.subi %arg2, %arg3 overflow<nsw, nuw> : i32
 // CHECK-LABEL: func.func @casts(%arg0: vector<4xi32>, %arg1: i32, %arg2: index) {
 // CHECK-NEXT:    %0 = arith.sitofp %arg0 : vector<4xi32> to vector<4xf32>
 // CHECK-NEXT:    %1 = arith.uitofp %arg0 : vector<4xi32> to vector<4xf32>

@@ -33,6 +33,8 @@ func.func @flags(%a: f32, %b: f32, %i: i32, %j: i32) {
   %10 = arith.truncf %a : f32 to f16
   %11 = arith.extf %10 fastmath<fast> : f16 to f32
   %12 = arith.extf %10 : f16 to f64
+  %13 = arith.muli %i, %j overflow<nsw, nuw> : i32
+  %14 = arith.subi %i, %j overflow<nsw,nuw> : i32
   return
 }
 
@@ -86,6 +88,8 @@ func.func @extended(%i: i32, %v: vector<4xi32>) {
 // CHECK-NEXT:    %10 = arith.truncf %a : f32 to f16
 // CHECK-NEXT:    %11 = arith.extf %10 fastmath<fast> : f16 to f32
 // CHECK-NEXT:    %12 = arith.extf %10 : f16 to f64
+// CHECK-NEXT:    %13 = arith.muli %i, %j overflow<nsw, nuw> : i32
+// CHECK-NEXT:    %14 = arith.subi %i, %j overflow<nsw, nuw> : i32
 // CHECK-NEXT:    func.return
 // CHECK-LABEL: func.func @casts(%i: vector<4xi32>, %s: i32, %x: index) {
 // CHECK-NEXT:    %0 = arith.sitofp %i : vector<4xi32> to vector<4xf32>
