@@ -14,7 +14,7 @@ from xgpu.dialects.derive import derived_dialect
 
 def dialect() -> Dialect:
     from xgpu.dialects import xdsl_dialect
-    from xgpu.dialects.vector import attrs, ops_basic, ops_memory, ops_slices
+    from xgpu.dialects.vector import attrs, ops_basic, ops_checked, ops_memory, ops_slices
 
-    ops = [*ops_basic.OPS, *ops_slices.OPS, *ops_memory.OPS]
+    ops = [*ops_basic.OPS, *ops_checked.OPS, *ops_slices.OPS, *ops_memory.OPS]
     return derived_dialect(xdsl_dialect("vector"), "vector", ops=ops, attrs=attrs.ATTRS)

@@ -51,6 +51,14 @@ func.func @a(%a: vector<2x4xf32>) {
 
 // -----
 
+func.func @a(%a: f32) {
+// expected-error @+1 {{custom op 'vector.from_elements' number of operands and types do not match: got 2 operands and 3 types}}
+  %0 = vector.from_elements %a, %a : vector<3xf32>
+  return
+}
+
+// -----
+
 func.func @a() {
 // expected-error @+1 {{'vector.step' op result #0 must be vector of index values of ranks 1, but got 'vector<4xi32>'}}
   %0 = vector.step : vector<4xi32>
@@ -486,5 +494,173 @@ func.func @a(%m: memref<?xf32>, %i: index) {
 func.func @a(%m: memref<?xvector<4xf32>>, %i: index) {
 // expected-error @+1 {{'vector.load' op base memref and result vector types should match}}
   %0 = vector.load %m[%i] : memref<?xvector<4xf32>>, vector<8xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<2x4xf32>) {
+// expected-error @+1 {{'vector.extract' op expected position attribute of rank no greater than vector rank}}
+  %0 = vector.extract %a[1, 2, 3] : f32 from vector<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<2x4xf32>) {
+// expected-error @+1 {{'vector.extract' op expected position attribute #1 to be a non-negative integer smaller than the corresponding vector dimension or poison (-1)}}
+  %0 = vector.extract %a[5] : vector<4xf32> from vector<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<2x4xf32>, %s: f32) {
+// expected-error @+1 {{'vector.insert' op expected position attribute rank to match the dest vector rank}}
+  %0 = vector.insert %s, %a[1] : f32 into vector<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<2x4xf32>, %s: f32) {
+// expected-error @+1 {{'vector.insert' op expected position attribute #2 to be a non-negative integer smaller than the corresponding dest vector dimension}}
+  %0 = vector.insert %s, %a[1, 7] : f32 into vector<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<4xf32>) {
+// expected-error @+1 {{'vector.broadcast' op dimension mismatch (4 vs. 3)}}
+  %0 = vector.broadcast %a : vector<4xf32> to vector<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<4xf32>) {
+// expected-error @+1 {{'vector.broadcast' op failed to verify that source operand and result have same element type}}
+  %0 = vector.broadcast %a : vector<4xf32> to vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<2x4xf32>) {
+// expected-error @+1 {{'vector.broadcast' op source rank higher than destination rank}}
+  %0 = vector.broadcast %a : vector<2x4xf32> to vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<4xf32>) {
+// expected-error @+1 {{'vector.bitcast' op source/result bitwidth of the minor 1-D vectors must be equal}}
+  %0 = vector.bitcast %a : vector<4xf32> to vector<3xi32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<4xf32>) {
+// expected-error @+1 {{'vector.shuffle' op mask index #2 out of range}}
+  %0 = vector.shuffle %a, %a [0, 9] : vector<4xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<4xf32>) {
+// expected-error @+1 {{'vector.reduction' op failed to verify that source operand and result have same element type}}
+  %0 = vector.reduction <add>, %a : vector<4xf32> into f64
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<4xf32>) {
+// expected-error @+1 {{'vector.reduction' op unsupported reduction type ''f32'' for kind 'xor'}}
+  %0 = vector.reduction <xor>, %a : vector<4xf32> into f32
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<2x4xf32>) {
+// expected-error @+1 {{'vector.reduction' op unsupported reduction rank: 2}}
+  %0 = vector.reduction <add>, %a : vector<2x4xf32> into f32
+  return
+}
+
+// -----
+
+func.func @a(%a: vector<4xi32>) {
+// expected-error @+1 {{'vector.fma' op operand #0 must be vector of floating-point values, but got 'vector<4xi32>'}}
+  %0 = vector.fma %a, %a, %a : vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %s: f32) {
+// expected-error @+1 {{'vector.transfer_read' op requires 2 indices}}
+  %0 = vector.transfer_read %m[%i], %s : memref<?x?xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %s: f32) {
+// expected-error @+1 {{'vector.transfer_read' op expects the in_bounds attr of same rank as permutation_map results: affine_map<(d0, d1) -> (d1)> vs inBounds of size: 2}}
+  %0 = vector.transfer_read %m[%i, %i], %s {in_bounds = [true, false]} : memref<?x?xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %s: f32) {
+// expected-error @+1 {{'vector.transfer_read' op requires a permutation_map with result dims of the same rank as the vector type}}
+  %0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0, d1) -> (d0, d1)>} : memref<?x?xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %s: f32) {
+// expected-error @+1 {{'vector.transfer_read' op requires a permutation_map with input dims of the same rank as the source type}}
+  %0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0) -> (d0)>} : memref<?x?xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %s: f32) {
+// expected-error @+1 {{'vector.transfer_read' op requires a projected permutation_map (at most one dim or the zero constant can appear in each result)}}
+  %0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0, d1) -> (d0 + d1)>} : memref<?x?xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %s: f32) {
+// expected-error @+1 {{'vector.transfer_read' op requires a permutation_map that is a permutation (found one dim used more than once)}}
+  %0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0, d1) -> (d0, d0)>} : memref<?x?xf32>, vector<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %v: vector<4xf32>) {
+// expected-error @+1 {{'vector.transfer_write' op should not have broadcast dimensions}}
+  vector.transfer_write %v, %m[%i, %i] {permutation_map = affine_map<(d0, d1) -> (0)>} : vector<4xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @a(%m: memref<?x?xf32>, %i: index, %v: vector<4xf32>) {
+// expected-error @+1 {{'vector.transfer_write' op requires 2 indices}}
+  vector.transfer_write %v, %m[%i] : vector<4xf32>, memref<?x?xf32>
   return
 }
