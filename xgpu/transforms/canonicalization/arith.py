@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from xgpu.dialects import arith as xgpu_arith
 from xgpu.ir.splats import compact_splat, is_compact_splat, splat_value
 from xgpu.transforms.constants import constant_value
 
@@ -1593,8 +1594,8 @@ class MulSIExtendedRHSOne(RewritePattern):
         if zero is None:
             return
         const = arith.ConstantOp(zero)  # type: ignore[arg-type]
-        cmp = arith.CmpiOp(op.lhs, const.result, "slt")
-        ext = arith.ExtSIOp(cmp.result, op.lhs.type)  # type: ignore[arg-type]
+        cmp = xgpu_arith.CmpiOp(op.lhs, const.result, "slt")
+        ext = xgpu_arith.ExtSIOp(cmp.result, op.lhs.type)  # type: ignore[arg-type]
         rewriter.replace(op, [const, cmp, ext], [op.lhs, ext.result])
 
 
@@ -1614,7 +1615,7 @@ class XOrINotCmpI(RewritePattern):
         if not isinstance(cmp, arith.CmpiOp) or not _is_i1_constant(op.rhs, 1):
             return
         predicate = _CMPI_INVERTED[cmp.predicate.value.data]
-        rewriter.replace(op, arith.CmpiOp(cmp.lhs, cmp.rhs, predicate))
+        rewriter.replace(op, xgpu_arith.CmpiOp(cmp.lhs, cmp.rhs, predicate))
 
 
 def _both_ext(op: Operation, ext_type: type[Operation]) -> tuple[SSAValue, SSAValue] | None:
@@ -2084,6 +2085,13 @@ def register(table: CanonicalizationTable) -> None:
         (arith.UIToFPOp, fold_uitofp, ()),
         (arith.FPToSIOp, fold_fptosi, ()),
         (arith.FPToUIOp, fold_fptoui, ()),
+    ]
+    # xgpu's arith classes (xgpu.dialects.arith) subclass xDSL's: same rules.
+    rules += [
+        (sub, folder, patterns)
+        for sub in xgpu_arith.OPS
+        for op_type, folder, patterns in list(rules)
+        if sub is not op_type and issubclass(sub, op_type)
     ]
     for op_type, folder, patterns in rules:
         if folder is not None:

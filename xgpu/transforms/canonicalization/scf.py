@@ -50,6 +50,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from xgpu.dialects import arith as xgpu_arith
 from xgpu.transforms.canonicalization.arith import (
     const_attr,
     defining_op,
@@ -446,7 +447,7 @@ class CombineNestedIfs(RewritePattern):
 
         results: list[SSAValue] = list(new_if.results)
         for index in to_select:
-            select = arith.SelectOp(op.cond, then_yield[index], else_yield[index])
+            select = xgpu_arith.SelectOp(op.cond, then_yield[index], else_yield[index])
             rewriter.insert(select, InsertPoint.before(new_if))
             results[index] = select.result
 
@@ -530,7 +531,7 @@ class ConvertTrivialIfToSelect(RewritePattern):
             elif t == f:
                 results.append(t)
             else:
-                select = arith.SelectOp(op.cond, t, f)
+                select = xgpu_arith.SelectOp(op.cond, t, f)
                 rewriter.insert(select, InsertPoint.before(replacement))
                 results.append(select.result)
         new_then = _terminator(_then_block(replacement))
