@@ -18,14 +18,12 @@ from xdsl.ir import Dialect
 # xDSL's dialect of that name, see xgpu.dialects.derive). Imported lazily:
 # a dialect is built the first time the parser meets one of its names.
 DERIVED_DIALECTS: dict[str, str] = {
-DERIVED_DIALECTS: dict[str, str] = {
     "affine": "affine",
     "arith": "arith",
     "dlti": "dlti",
     "func": "func",
     "math": "math",
     "vector": "vector",
-}
 }
 
 
