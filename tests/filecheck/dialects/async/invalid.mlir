@@ -1,0 +1,170 @@
+// RUN: xgpu-opt %s --split-input-file --verify-diagnostics
+
+func.func @empty_body() {
+  // expected-error @+1 {{'async.execute' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks}}
+  %t = async.execute {
+  }
+  return
+}
+
+// -----
+
+func.func @labelled_body(%v: !async.value<f32>) {
+  %t = async.execute (%v as %x: !async.value<f32>) {
+  // expected-error @+1 {{invalid block name in region with named arguments}}
+  ^bb0(%y: i32):
+    async.yield
+  }
+  return
+}
+
+// -----
+
+func.func @argument_type(%v: !async.value<f32>) {
+  // expected-error @+2 {{'async.execute' op along control flow edge from parent to Region #0: successor operand type #0 '!async.value<f32>' should match successor input type #0 'i32'}}
+  // expected-note @+1 {{region branch point}}
+  %t = "async.execute"(%v) <{operandSegmentSizes = array<i32: 0, 1>}> ({
+  ^bb0(%y: i32):
+    "async.yield"() : () -> ()
+  }) : (!async.value<f32>) -> !async.token
+  return
+}
+
+// -----
+
+func.func @yield_count() {
+  // expected-error @+1 {{'async.execute' op along control flow edge from Operation async.yield to parent: region branch point has 0 operands, but region successor needs 1 inputs}}
+  %t, %r = async.execute -> !async.value<f32> {
+    // expected-note @+1 {{region branch point}}
+    async.yield
+  }
+  return
+}
+
+// -----
+
+func.func @yield_type(%v: i32) {
+  // expected-error @+1 {{'async.execute' op along control flow edge from Operation async.yield to parent: successor operand type #0 'i32' should match successor input type #0 '!async.value<f32>'}}
+  %t, %r = async.execute -> !async.value<f32> {
+    // expected-note @+1 {{region branch point}}
+    async.yield %v : i32
+  }
+  return
+}
+
+// -----
+
+func.func @no_result_count() {
+  // expected-error @+1 {{operation defines 2 results but was provided 1 to bind}}
+  %t = "async.execute"() <{operandSegmentSizes = array<i32: 0, 0>}> ({
+    "async.yield"() : () -> ()
+  }) : () -> (!async.token, f32)
+  return
+}
+
+// -----
+
+func.func @token_result() {
+  // expected-error @+1 {{'async.execute' op result #0 must be async token type, but got 'f32'}}
+  %t = "async.execute"() <{operandSegmentSizes = array<i32: 0, 0>}> ({
+    "async.yield"() : () -> ()
+  }) : () -> (f32)
+  return
+}
+
+// -----
+
+func.func @dependency_type(%n: index) {
+  // expected-error @+1 {{'async.execute' op operand #0 must be variadic of async token type, but got 'index'}}
+  %t = "async.execute"(%n) <{operandSegmentSizes = array<i32: 1, 0>}> ({
+    "async.yield"() : () -> ()
+  }) : (index) -> (!async.token)
+  return
+}
+
+// -----
+
+func.func @body_operand_type(%n: index) {
+  // expected-error @+1 {{'async.execute' op operand #0 must be variadic of async value type or async token type, but got 'index'}}
+  %t = "async.execute"(%n) <{operandSegmentSizes = array<i32: 0, 1>}> ({
+  ^bb0(%x: index):
+    "async.yield"() : () -> ()
+  }) : (index) -> (!async.token)
+  return
+}
+
+// -----
+
+func.func @segments(%v: !async.value<f32>) {
+  // expected-error @+1 {{'async.execute' op operand count (1) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  %t = "async.execute"(%v) ({
+    "async.yield"() : () -> ()
+  }) : (!async.value<f32>) -> !async.token
+  return
+}
+
+// -----
+
+func.func @await_token_result(%t: !async.token) {
+  // expected-error @+1 {{'async.await' op awaiting on a token must have empty result}}
+  %x = "async.await"(%t) : (!async.token) -> f32
+  return
+}
+
+// -----
+
+func.func @await_value_type(%t: !async.value<f32>) {
+  // expected-error @+1 {{'async.await' op result type 'i32' does not match async value type 'f32'}}
+  %x = "async.await"(%t) : (!async.value<f32>) -> i32
+  return
+}
+
+// -----
+
+func.func @await_operand(%t: f32) {
+  // expected-error @+1 {{'async.await' op operand #0 must be async value type or async token type, but got 'f32'}}
+  "async.await"(%t) : (f32) -> ()
+  return
+}
+
+// -----
+
+func.func @await_named(%t: f32) {
+  // expected-error @+1 {{cannot name an operation with no results}}
+  %x = async.await %t : f32
+  return
+}
+
+// -----
+
+func.func @group_type(%n: index) {
+  // expected-error @+1 {{custom op 'async.create_group' invalid kind of type specified: expected async.group, but found '!async.token'}}
+  %g = async.create_group %n : !async.token
+  return
+}
+
+// -----
+
+func.func @add_to_group(%n: index, %g: !async.group) {
+  // expected-error @+1 {{'async.add_to_group' op operand #0 must be async value type or async token type, but got 'index'}}
+  %r = "async.add_to_group"(%n, %g) : (index, !async.group) -> index
+  return
+}
+
+// -----
+
+func.func @await_all(%n: index) {
+  // expected-error @+1 {{'async.await_all' op operand #0 must be async group type, but got 'index'}}
+  "async.await_all"(%n) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @yield_parent(%n: index) {
+  "test.op"() ({
+    // expected-error @+1 {{'async.yield' op expects parent op 'async.execute'}}
+    "async.yield"() : () -> ()
+  }) : () -> ()
+  return
+}

@@ -1,0 +1,40 @@
+// RUN: %mlir-diff %s
+
+// The async ops in both forms, through xgpu and mlir-opt.
+func.func @f(%v: f32, %n: index) -> f32 {
+  %t0 = async.execute {
+    async.yield
+  }
+  %t1, %r = async.execute [%t0] -> !async.value<f32> {
+    async.yield %v : f32
+  }
+  %t2, %r2:2 = async.execute [%t0, %t1] (%r as %x: !async.value<f32>) -> (!async.value<f32>, !async.value<index>) attributes {foo = 1} {
+    async.yield %x, %n : f32, index
+  }
+  async.await %t2 : !async.token
+  %z = async.await %r2#0 : !async.value<f32>
+  %g = async.create_group %n : !async.group
+  %rk = async.add_to_group %t1, %g : !async.token
+  %rk2 = async.add_to_group %r, %g : !async.value<f32>
+  async.await_all %g
+  return %z : f32
+}
+
+// -----
+
+func.func @shapes(%v: !async.value<i32>, %w: !async.value<memref<?xf32>>, %t: !async.token) {
+  %a, %r:3 = async.execute [%t] (%v as %x: !async.value<i32>, %w as %m: !async.value<memref<?xf32>>) -> (!async.value<i32>, !async.value<memref<?xf32>>, !async.value<!gpu.async.token>) {
+    %g = gpu.wait async
+    async.yield %x, %m, %g : i32, memref<?xf32>, !gpu.async.token
+  }
+  %b, %f = async.execute -> !async.value<() -> ()> attributes {a, b = "x"} {
+    %u = "test.op"() : () -> (() -> ())
+    async.yield %u : () -> ()
+  }
+  %c = async.execute [] () {
+    async.yield
+  }
+  %m2 = async.await %r#1 : !async.value<memref<?xf32>> {tag}
+  async.await %a : !async.token
+  return
+}
