@@ -5,7 +5,7 @@ asynchronous GPU work carry: `async.execute`, `async.yield`, `async.await`,
 
 Syntax, generic form, traits and verifier messages are MLIR's. The ODS
 checks (operand and result types, region sizes) are made in MLIR's words
-before xDSL's own verification (`_ods_checks`), and the region checks of
+before xDSL's own verification (`ods_checks`), and the region checks of
 `async.execute` (its RegionBranchOpInterface edges, then `verifyRegions`)
 after the ops nested in it, as mlir-opt does."""
 
@@ -93,7 +93,7 @@ class ValueType(ParametrizedAttribute, TypeAttribute):
 _TOKEN = TokenType()
 
 
-def _is_value_or_token(t: Attribute) -> bool:
+def is_value_or_token(t: Attribute) -> bool:
     return isinstance(t, (TokenType, ValueType))
 
 
@@ -106,14 +106,14 @@ def unwrapped(t: Attribute) -> Attribute:
 # MLIR's ODS checks, in its words
 # ---------------------------------------------------------------------------
 
-_VALUE_OR_TOKEN = "async value type or async token type"
+VALUE_OR_TOKEN = "async value type or async token type"
 
 # Per op: operand and result constraints as (is variadic, accepts, description).
-_Constraint = tuple[bool, Callable[[Attribute], bool], str]
+Constraint = tuple[bool, Callable[[Attribute], bool], str]
 
 
 def _type_checks(
-    what: str, values: Sequence, constraints: Sequence[_Constraint], segments: Sequence[int]
+    what: str, values: Sequence, constraints: Sequence[Constraint], segments: Sequence[int]
 ) -> None:
     index = 0
     for (variadic, accepts, description), size in zip(constraints, segments):
@@ -126,7 +126,7 @@ def _type_checks(
             index += 1
 
 
-def _segments(values: Sequence, constraints: Sequence[_Constraint], op: Operation) -> list[int]:
+def _segments(values: Sequence, constraints: Sequence[Constraint], op: Operation) -> list[int]:
     """The number of values of each constraint group (variadic groups take the
     rest, or MLIR's operandSegmentSizes where the op has them)."""
     sizes = op.properties.get("operandSegmentSizes")
@@ -137,9 +137,9 @@ def _segments(values: Sequence, constraints: Sequence[_Constraint], op: Operatio
     return [rest if v else 1 for v, _, _ in constraints]
 
 
-def _ods_checks(
-    operands: Sequence[_Constraint],
-    results: Sequence[_Constraint],
+def ods_checks(
+    operands: Sequence[Constraint],
+    results: Sequence[Constraint],
     regions: Sequence[str | None] = (),
 ) -> Callable[[Operation], None]:
     def check(op: Operation) -> None:
@@ -152,14 +152,14 @@ def _ods_checks(
     return check
 
 
-def _any(_: Attribute) -> bool:
+def any_type(_: Attribute) -> bool:
     return True
 
 
-_TOKEN_C: _Constraint = (False, lambda t: isinstance(t, TokenType), "async token type")
-_GROUP_C: _Constraint = (False, lambda t: isinstance(t, GroupType), "async group type")
-_INDEX_C: _Constraint = (False, lambda t: isinstance(t, IndexType), "index")
-_VALUE_OR_TOKEN_C: _Constraint = (False, _is_value_or_token, _VALUE_OR_TOKEN)
+TOKEN_C: Constraint = (False, lambda t: isinstance(t, TokenType), "async token type")
+GROUP_C: Constraint = (False, lambda t: isinstance(t, GroupType), "async group type")
+INDEX_C: Constraint = (False, lambda t: isinstance(t, IndexType), "index")
+VALUE_OR_TOKEN_C: Constraint = (False, is_value_or_token, VALUE_OR_TOKEN)
 
 
 # ---------------------------------------------------------------------------
@@ -490,30 +490,30 @@ class AwaitAllOp(IRDLOperation):
 # MLIR's ODS checks, before xDSL's verification of each op.
 register(
     "async.execute",
-    before=_ods_checks(
+    before=ods_checks(
         [
             (True, lambda t: isinstance(t, TokenType), "async token type"),
-            (True, _is_value_or_token, _VALUE_OR_TOKEN),
+            (True, is_value_or_token, VALUE_OR_TOKEN),
         ],
-        [_TOKEN_C, (True, lambda t: isinstance(t, ValueType), "async value type")],
+        [TOKEN_C, (True, lambda t: isinstance(t, ValueType), "async value type")],
         ["bodyRegion"],
     ),
     regions=_verify_execute_regions,
 )
-register("async.yield", before=_ods_checks([(True, _any, "any type")], []))
+register("async.yield", before=ods_checks([(True, any_type, "any type")], []))
 register(
     "async.await",
-    before=_ods_checks([_VALUE_OR_TOKEN_C], [(True, _any, "any type")]),
+    before=ods_checks([VALUE_OR_TOKEN_C], [(True, any_type, "any type")]),
 )
 register(
     "async.create_group",
-    before=_ods_checks([_INDEX_C], [_GROUP_C]),
+    before=ods_checks([INDEX_C], [GROUP_C]),
 )
 register(
     "async.add_to_group",
-    before=_ods_checks([_VALUE_OR_TOKEN_C, _GROUP_C], [_INDEX_C]),
+    before=ods_checks([VALUE_OR_TOKEN_C, GROUP_C], [INDEX_C]),
 )
-register("async.await_all", before=_ods_checks([_GROUP_C], []))
+register("async.await_all", before=ods_checks([GROUP_C], []))
 
 
 OPS: list[type[Operation]] = [
@@ -528,4 +528,11 @@ ATTRS: list[type[Attribute]] = [TokenType, ValueType, GroupType]
 
 
 def dialect() -> Dialect:
-    return derive.derived_dialect(xdsl_dialect("async"), "async", ops=OPS, attrs=ATTRS)
+    from xgpu.dialects import async_runtime
+
+    return derive.derived_dialect(
+        xdsl_dialect("async"),
+        "async",
+        ops=[*OPS, *async_runtime.OPS],
+        attrs=[*ATTRS, *async_runtime.ATTRS],
+    )

@@ -38,3 +38,40 @@ func.func @shapes(%v: !async.value<i32>, %w: !async.value<memref<?xf32>>, %t: !a
   async.await %a : !async.token
   return
 }
+
+// -----
+
+// The runtime and coroutine ops.
+func.func @rt(%n: index, %h: !async.coro.handle, %v: f32) {
+  %t = async.runtime.create : !async.token
+  %val = async.runtime.create {x} : !async.value<f32>
+  %g = async.runtime.create_group %n : !async.group
+  async.runtime.set_available %t : !async.token
+  async.runtime.set_error %val : !async.value<f32>
+  %e = async.runtime.is_error %g : !async.group
+  async.runtime.await %t : !async.token
+  async.runtime.resume %h
+  async.runtime.await_and_resume %val, %h : !async.value<f32>
+  async.runtime.store %v, %val : !async.value<f32>
+  %l = async.runtime.load %val : !async.value<f32>
+  %r = async.runtime.add_to_group %t, %g : !async.token
+  async.runtime.add_ref %t {count = 2 : i64} : !async.token
+  async.runtime.drop_ref %g {count = 1 : i64} : !async.group
+  %w = async.runtime.num_worker_threads : index
+  %id = async.coro.id
+  %hd = async.coro.begin %id
+  %s = async.coro.save %hd
+  async.coro.end %hd
+  async.coro.free %id, %hd
+  return
+}
+// -----
+func.func @suspend(%s: !async.coro.state) {
+  async.coro.suspend %s, ^bb1, ^bb2, ^bb3
+^bb1:
+  return
+^bb2:
+  return
+^bb3:
+  return
+}

@@ -168,3 +168,59 @@ func.func @yield_parent(%n: index) {
   }) : () -> ()
   return
 }
+
+// -----
+
+func.func @is_error(%n: index) {
+  // expected-error @+1 {{'async.runtime.is_error' op operand #0 must be async value type or async token type or async group type, but got 'index'}}
+  %e = "async.runtime.is_error"(%n) : (index) -> i1
+  return
+}
+
+// -----
+
+func.func @runtime_create() {
+  // expected-error @+1 {{'async.runtime.create' op result #0 must be async value type or async token type, but got 'index'}}
+  %t = "async.runtime.create"() : () -> index
+  return
+}
+
+// -----
+
+func.func @ref_count(%t: !async.token) {
+  // expected-error @+1 {{'async.runtime.add_ref' op attribute 'count' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  "async.runtime.add_ref"(%t) <{count = 0 : i64}> : (!async.token) -> ()
+  return
+}
+
+// -----
+
+func.func @ref_count_missing(%t: !async.token) {
+  // expected-error @+1 {{'async.runtime.drop_ref' op requires attribute 'count'}}
+  async.runtime.drop_ref %t : !async.token
+  return
+}
+
+// -----
+
+func.func @store_type(%n: index, %val: !async.value<f32>) {
+  // expected-error @+1 {{'async.runtime.store' op failed to verify that type of 'value' matches element type of 'storage'}}
+  "async.runtime.store"(%n, %val) : (index, !async.value<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @load_kind(%t: !async.token) {
+  // expected-error @+1 {{custom op 'async.runtime.load' invalid kind of type specified: expected async.value, but found '!async.token'}}
+  %x = async.runtime.load %t : !async.token
+  return
+}
+
+// -----
+
+func.func @coro_begin(%n: index) {
+  // expected-error @+1 {{'async.coro.begin' op operand #0 must be switched-resume coroutine identifier, but got 'index'}}
+  %h = "async.coro.begin"(%n) : (index) -> !async.coro.handle
+  return
+}
