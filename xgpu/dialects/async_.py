@@ -528,11 +528,11 @@ ATTRS: list[type[Attribute]] = [TokenType, ValueType, GroupType]
 
 
 def dialect() -> Dialect:
-    from xgpu.dialects import async_runtime
+    from xgpu.dialects import async_func, async_runtime
 
     return derive.derived_dialect(
         xdsl_dialect("async"),
         "async",
-        ops=[*OPS, *async_runtime.OPS],
+        ops=[*OPS, *async_func.OPS, *async_runtime.OPS],
         attrs=[*ATTRS, *async_runtime.ATTRS],
     )

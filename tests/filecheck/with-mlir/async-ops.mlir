@@ -75,3 +75,20 @@ func.func @suspend(%s: !async.coro.state) {
 ^bb3:
   return
 }
+
+// -----
+
+// Async functions and calls.
+async.func @f0(%a: i32) -> !async.token {
+  return
+}
+async.func @f1(%a: i32) -> (!async.token, !async.value<i32>) attributes {foo} {
+  %b = arith.addi %a, %a : i32
+  async.return %b : i32
+}
+async.func private @decl(i32) -> !async.value<f32>
+func.func @main(%x: i32) {
+  %t = async.call @f0(%x) : (i32) -> !async.token
+  %t2, %v = async.call @f1(%x) {bar} : (i32) -> (!async.token, !async.value<i32>)
+  return
+}

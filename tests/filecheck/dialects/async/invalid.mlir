@@ -224,3 +224,72 @@ func.func @coro_begin(%n: index) {
   %h = "async.coro.begin"(%n) : (index) -> !async.coro.handle
   return
 }
+
+// -----
+
+// expected-error @+1 {{'async.func' op result is expected to be at least of size 1, but got 0}}
+async.func @no_result() {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'async.func' op result type must be async value type or async token type, but got 'i32'}}
+async.func @plain_result() -> i32 {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'async.func' op  results' (optional) async token type is expected to appear as the 1st return value, but got 2}}
+async.func @token_second() -> (!async.value<i32>, !async.token) {
+  return
+}
+
+// -----
+
+async.func @return_types() -> !async.value<i32> {
+  %c = arith.constant 1 : i64
+  // expected-error @+1 {{'async.return' op operand types do not match the types returned from the parent FuncOp}}
+  return %c : i64
+}
+
+// -----
+
+func.func @return_parent() {
+  // expected-error @+1 {{'async.return' op expects parent op 'async.func'}}
+  async.return
+}
+
+// -----
+
+func.func @g(%a: i32) {
+  return
+}
+func.func @call_plain_func(%x: i32) {
+  // expected-error @+1 {{'async.call' op 'g' does not reference a valid async function}}
+  %t = async.call @g(%x) : (i32) -> !async.token
+  return
+}
+
+// -----
+
+async.func @g(%a: i32) -> !async.token {
+  return
+}
+func.func @call_operand_type(%x: i64) {
+  // expected-error @+1 {{'async.call' op operand type mismatch: expected operand type 'i32', but provided 'i64' for operand number 0}}
+  %t = async.call @g(%x) : (i64) -> !async.token
+  return
+}
+
+// -----
+
+async.func @g(%a: i32) -> !async.token {
+  return
+}
+func.func @call_result_count(%x: i32) {
+  // expected-error @+1 {{'async.call' op incorrect number of results for callee}}
+  %t, %u = async.call @g(%x) : (i32) -> (!async.token, !async.token)
+  return
+}
