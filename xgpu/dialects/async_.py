@@ -488,18 +488,25 @@ class AwaitAllOp(IRDLOperation):
 
 
 # MLIR's ODS checks, before xDSL's verification of each op.
-register(
-    "async.execute",
-    before=ods_checks(
-        [
-            (True, lambda t: isinstance(t, TokenType), "async token type"),
-            (True, is_value_or_token, VALUE_OR_TOKEN),
-        ],
-        [TOKEN_C, (True, lambda t: isinstance(t, ValueType), "async value type")],
-        ["bodyRegion"],
-    ),
-    regions=_verify_execute_regions,
+_execute_ods_checks = ods_checks(
+    [
+        (True, lambda t: isinstance(t, TokenType), "async token type"),
+        (True, is_value_or_token, VALUE_OR_TOKEN),
+    ],
+    [TOKEN_C, (True, lambda t: isinstance(t, ValueType), "async value type")],
+    ["bodyRegion"],
 )
+
+
+def _execute_checks(op: Operation) -> None:
+    # The SingleBlock trait comes before the ODS constraints.
+    for index, region in enumerate(op.regions):
+        if len(region.blocks) > 1:
+            raise VerifyException(f"expects region #{index} to have 0 or 1 blocks")
+    _execute_ods_checks(op)
+
+
+register("async.execute", before=_execute_checks, regions=_verify_execute_regions)
 register("async.yield", before=ods_checks([(True, any_type, "any type")], []))
 register(
     "async.await",

@@ -24,7 +24,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import Commutative, ConstantLike, Pure
+from xdsl.traits import Commutative, ConstantLike, HasFolder, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -257,6 +257,15 @@ class SizeOfOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+class _ConstantFolder(HasFolder):
+    """A constant folds to its value (so the canonicalizer uniques and hoists it)."""
+
+    @classmethod
+    def fold(cls, op: Operation) -> Sequence[Attribute] | None:
+        value = op.properties.get("value")
+        return [value] if isinstance(value, IntegerAttr) else None
+
+
 class _ConstantBase(MLIRResultNames, IRDLOperation):
     """`attr-dict $value`: the attribute dictionary comes before the value."""
 
@@ -293,7 +302,7 @@ class ConstantOp(_ConstantBase):
     value = prop_def()
     result = result_def(IndexType)
 
-    traits = traits_def(Pure(), ConstantLike())
+    traits = traits_def(Pure(), ConstantLike(), _ConstantFolder())
 
     RESULT_TYPE: ClassVar[Attribute] = _INDEX
 
@@ -340,7 +349,7 @@ class BoolConstantOp(_ConstantBase):
     value = prop_def()
     result = result_def(i1)
 
-    traits = traits_def(Pure(), ConstantLike())
+    traits = traits_def(Pure(), ConstantLike(), _ConstantFolder())
 
     RESULT_TYPE: ClassVar[Attribute] = i1
 

@@ -293,3 +293,26 @@ func.func @call_result_count(%x: i32) {
   %t, %u = async.call @g(%x) : (i32) -> (!async.token, !async.token)
   return
 }
+
+// -----
+
+func.func @two_blocks() {
+  // expected-error @+1 {{'async.execute' op expects region #0 to have 0 or 1 blocks}}
+  %t = "async.execute"() <{operandSegmentSizes = array<i32: 0, 0>}> ({
+    "async.yield"() : () -> ()
+  ^bb1:
+    "async.yield"() : () -> ()
+  }) : () -> !async.token
+  return
+}
+
+// -----
+
+func.func @other_terminator() {
+  // expected-error @+2 {{'async.execute' op expects regions to end with 'async.yield', found 'test.term'}}
+  // expected-note @+1 {{in custom textual format, the absence of terminator implies 'async.yield'}}
+  %t = "async.execute"() <{operandSegmentSizes = array<i32: 0, 0>}> ({
+    "test.term"() : () -> ()
+  }) : () -> !async.token
+  return
+}
