@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import FunctionType, IndexType
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, IndexType, i32
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -38,7 +38,7 @@ from xdsl.irdl.declarative_assembly_format import (
     TypeDirective,
     irdl_custom_directive,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     IsTerminator,
@@ -51,6 +51,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xgpu.dialects import derive, xdsl_dialect
 from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage, MLIRResultNames
+from xgpu.dialects.ods_errors import property_conversion_error
 from xgpu.ir.upstream_verifiers import (
     Edge,
     quoted,
@@ -88,6 +89,20 @@ class ValueType(ParametrizedAttribute, TypeAttribute):
 
     def __init__(self, value_type: Attribute):
         super().__init__(value_type)  # type: ignore[arg-type]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        for punctuation in ("<", None, ">"):
+            if punctuation is None:
+                value_type = parser.parse_type()
+            elif parser.parse_optional_punctuation(punctuation) is None:
+                parser.raise_error(f"expected '{punctuation}'")
+        return (value_type,)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.value_type)
+        printer.print_string(">")
 
 
 _TOKEN = TokenType()
@@ -130,8 +145,8 @@ def _segments(values: Sequence, constraints: Sequence[Constraint], op: Operation
     """The number of values of each constraint group (variadic groups take the
     rest, or MLIR's operandSegmentSizes where the op has them)."""
     sizes = op.properties.get("operandSegmentSizes")
-    if sum(1 for v, _, _ in constraints if v) > 1 and sizes is not None:
-        return [int(v) for v in sizes.get_values()]  # type: ignore[attr-defined]
+    if sum(1 for v, _, _ in constraints if v) > 1 and isinstance(sizes, DenseArrayBase):
+        return [int(v) for v in sizes.get_values()]
     fixed = sum(1 for v, _, _ in constraints if not v)
     rest = max(len(values) - fixed, 0)
     return [rest if v else 1 for v, _, _ in constraints]
@@ -306,8 +321,6 @@ class ExecuteOp(MLIRResultNames, IRDLOperation):
 
 
 def _segment_sizes(deps: int, operands: int) -> Attribute:
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-
     return DenseArrayBase.from_list(i32, [deps, operands])
 
 
@@ -498,7 +511,25 @@ _execute_ods_checks = ods_checks(
 )
 
 
+def _is_two_i32s(value: Attribute) -> bool:
+    return isinstance(value, DenseArrayBase) and value.elt_type == i32 and len(value) == 2
+
+
 def _execute_checks(op: Operation) -> None:
+    segments = op.properties.get(_SEGMENTS)
+    property_conversion_error(
+        op,
+        _SEGMENTS,
+        lambda v: isinstance(v, DenseArrayBase) and v.elt_type == i32,
+        "expected DenseI32ArrayAttr for key `value`",
+    )
+    if isinstance(segments, DenseArrayBase):
+        property_conversion_error(
+            op,
+            _SEGMENTS,
+            _is_two_i32s,
+            f"size mismatch in attribute conversion: {len(segments)} vs 2",
+        )
     # The SingleBlock trait comes before the ODS constraints.
     for index, region in enumerate(op.regions):
         if len(region.blocks) > 1:

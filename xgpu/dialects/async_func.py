@@ -45,6 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.async_ import TokenType, ValueType
 from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage
+from xgpu.dialects.ods_errors import property_conversion_error
 from xgpu.ir.printer import attribute_text
 from xgpu.ir.upstream_verifiers import quoted, register
 
@@ -106,6 +107,9 @@ class FuncOp(IRDLOperation):
         return bool(outputs) and isinstance(outputs[0], TokenType)
 
     def verify_(self) -> None:
+        parent = self.parent_op()
+        if parent is not None and not parent.has_trait(SymbolTable):
+            raise VerifyException("symbol's parent must have the SymbolTable trait")
         outputs = self.function_type.outputs.data
         if not outputs:
             raise VerifyException("result is expected to be at least of size 1, but got 0")
@@ -221,6 +225,7 @@ def _call_checks(op: Operation) -> None:
 
 
 def _call_result_types(op: Operation) -> None:
+    property_conversion_error(op, "callee", lambda v: isinstance(v, SymbolRefAttr))
     for index, result in enumerate(op.results):
         if not isinstance(result.type, (TokenType, ValueType)):
             raise VerifyException(

@@ -37,6 +37,7 @@ from xgpu.dialects.async_ import (
     any_type,
     ods_checks,
 )
+from xgpu.dialects.ods_errors import property_conversion_error
 from xgpu.ir.upstream_verifiers import register
 
 # ---------------------------------------------------------------------------
@@ -381,6 +382,7 @@ class CoroSuspendOp(IRDLOperation):
 
 
 def _count_checks(op: Operation) -> None:
+    property_conversion_error(op, "count", lambda v: isinstance(v, IntegerAttr))
     ods_checks([_ANY_ASYNC], [])(op)
     count = op.properties.get("count")
     if count is not None and not (

@@ -28,10 +28,9 @@ from xdsl.traits import Commutative, ConstantLike, HasFolder, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects import derive, xdsl_dialect
 from xgpu.dialects.gpu.utils import MLIRResultNames, parse_enum_keyword
-from xgpu.ir.printer import attribute_text
+from xgpu.dialects.ods_errors import property_conversion_error
 from xgpu.ir.upstream_verifiers import quoted, register
 
 _INDEX = IndexType()
@@ -389,17 +388,7 @@ register("index.sizeof", before=_ods_checks([], [_INDEX_C]))
 
 
 def _property_conversion(op: Operation, name: str, accepts: Callable[[Attribute], bool]) -> None:
-    """MLIR's error for a property its storage cannot hold (reported by
-    mlir-opt while parsing `<{...}>`)."""
-    value = op.properties.get(name)
-    if value is None or accepts(value):
-        return
-    entries = ", ".join(f"{k} = {attribute_text(v)}" for k, v in sorted(op.properties.items()))
-    raise OpDiagnostic(
-        f"invalid properties {{{entries}}} for op {op.name}: Invalid attribute `{name}` in "
-        f"property conversion: {attribute_text(value)}",
-        prefix=False,
-    )
+    property_conversion_error(op, name, accepts)
 
 
 def _constant_checks(op: Operation) -> None:

@@ -316,3 +316,50 @@ func.func @other_terminator() {
   }) : () -> !async.token
   return
 }
+
+// -----
+
+func.func @segments_kind() {
+  // expected-error @+1 {{invalid properties {operandSegmentSizes = array<i64: 0, 0>} for op async.execute: expected DenseI32ArrayAttr for key `value`}}
+  %r = "async.execute"() <{operandSegmentSizes = array<i64: 0, 0>}> ({
+    "async.yield"() : () -> ()
+  }) : () -> !async.token
+  return
+}
+
+// -----
+
+func.func @segments_size() {
+  // expected-error @+1 {{invalid properties {operandSegmentSizes = array<i32: 0>} for op async.execute: size mismatch in attribute conversion: 1 vs 2}}
+  %r = "async.execute"() <{operandSegmentSizes = array<i32: 0>}> ({
+    "async.yield"() : () -> ()
+  }) : () -> !async.token
+  return
+}
+
+// -----
+
+func.func @callee_kind() {
+  // expected-error @+1 {{invalid properties {callee = "f"} for op async.call: Invalid attribute `callee` in property conversion: "f"}}
+  %r = "async.call"() <{callee = "f"}> : () -> !async.token
+  return
+}
+
+// -----
+
+func.func @count_kind(%t: !async.token) {
+  // expected-error @+1 {{invalid properties {count = "x"} for op async.runtime.add_ref: Invalid attribute `count` in property conversion: "x"}}
+  "async.runtime.add_ref"(%t) <{count = "x"}> : (!async.token) -> ()
+  return
+}
+
+// -----
+
+func.func @nested_func() {
+  // expected-error @+1 {{'async.func' op symbol's parent must have the SymbolTable trait}}
+  "async.func"() <{function_type = () -> !async.token, sym_name = "g"}> ({
+    "async.return"() : () -> ()
+  }) : () -> ()
+  return
+}
+
