@@ -19,8 +19,9 @@ is MLIR's use-list order: the newest use first. `_UseOrder` models it: MLIR's
 parser creates an op after the ops in its regions, an op's operands join the
 front of their values' use lists in operand order, and replacing all uses of
 a value moves them one by one to the front of the new value's list (so they
-end up in reverse order). An op recreated with more operands (MLIR
-reallocates its operand storage) re-inserts all of them.
+end up in reverse order). An op given more operands (MLIR reallocates its
+operand storage) re-inserts all of them, and so does each op of a body that
+MLIR clones into a rebuilt `async.execute` (xgpu moves the body instead).
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ def post_order(op: Operation) -> Iterator[Operation]:
             for nested in block.ops:
                 yield from post_order(nested)
                 yield nested
+
+
+def pre_order(op: Operation) -> Iterator[Operation]:
+    """The ops nested in `op`, each before the ops in its regions (the order
+    in which MLIR's `Region::cloneInto` creates them)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.ops:
+                yield nested
+                yield from pre_order(nested)
 
 
 class _UseOrder:
@@ -116,6 +127,10 @@ def add_execute_results(
     assert parent is not None
     parent.insert_op_before(new, execute)
     order.insert(new)
+    # MLIR clones the body into the new op: every op in it is created anew,
+    # each before the ops in its regions.
+    for op in pre_order(new):
+        order.insert(op)
     for old_result, new_result in zip(execute.results, new.results):
         if old_result.name_hint is not None:
             new_result.name_hint = old_result.name_hint

@@ -276,3 +276,124 @@ func.func @multi_await(%m : memref<?xf32>, %v : f32) {
   gpu.wait [%x, %y, %z]
   return
 }
+
+// -----
+
+// More users: a token returned and awaited (not deferred), executes in an
+// scf.if, a three-level chain, a group, values forked to two executes, an
+// execute nested in another one that awaits an outer token.
+func.func @mixed(%m : memref<?xf32>, %v : f32) -> !async.token {
+  %a = async.execute {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  async.await %a : !async.token
+  return %a : !async.token
+}
+// -----
+func.func @in_if(%m : memref<?xf32>, %v : f32, %p : i1) {
+  %a = async.execute {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  scf.if %p {
+    %b = async.execute [%a] {
+      gpu.memset %m, %v : memref<?xf32>, f32
+      async.yield
+    }
+    async.await %b : !async.token
+  }
+  return
+}
+// -----
+func.func @chain3(%m : memref<?xf32>, %v : f32) {
+  %a = async.execute {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %b = async.execute [%a] {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %c = async.execute [%a, %b] {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %d = async.execute [%c, %a] {
+    async.yield
+  }
+  async.await %d : !async.token
+  async.await %a : !async.token
+  return
+}
+// -----
+func.func @group(%m : memref<?xf32>, %v : f32, %n : index) {
+  %g = async.create_group %n : !async.group
+  %a = async.execute {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %i = async.add_to_group %a, %g : !async.token
+  async.await_all %g
+  return
+}
+// -----
+func.func @values_fork(%m : memref<?xf32>, %v : f32) {
+  %a, %r = async.execute -> !async.value<f32> {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield %v : f32
+  }
+  %b = async.execute [%a] (%r as %x : !async.value<f32>) {
+    gpu.memset %m, %x : memref<?xf32>, f32
+    async.yield
+  }
+  %c = async.execute [%a] (%r as %y : !async.value<f32>) {
+    gpu.memset %m, %y : memref<?xf32>, f32
+    async.yield
+  }
+  %d = async.execute [%b, %c] {
+    async.yield
+  }
+  async.await %d : !async.token
+  %z = async.await %r : !async.value<f32>
+  return
+}
+// -----
+func.func @execute_in_execute_deps(%m : memref<?xf32>, %v : f32) {
+  %a = async.execute {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %o = async.execute {
+    %i = async.execute [%a] {
+      gpu.memset %m, %v : memref<?xf32>, f32
+      async.yield
+    }
+    async.await %i : !async.token
+    async.await %a : !async.token
+    async.yield
+  }
+  async.await %o : !async.token
+  return
+}
+
+// -----
+
+// An execute that receives a deferred token first (its operands are
+// reallocated), then another one: the order of its uses follows.
+func.func @realloc(%m : memref<?xf32>, %v : f32) -> !async.token {
+  %z = async.execute {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %a = async.execute {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %b = async.execute [%a, %z] {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  async.await %a : !async.token
+  return %b : !async.token
+}
