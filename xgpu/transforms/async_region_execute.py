@@ -19,9 +19,10 @@ is MLIR's use-list order: the newest use first. `_UseOrder` models it: MLIR's
 parser creates an op after the ops in its regions, an op's operands join the
 front of their values' use lists in operand order, and replacing all uses of
 a value moves them one by one to the front of the new value's list (so they
-end up in reverse order). An op given more operands (MLIR reallocates its
-operand storage) re-inserts all of them, and so does each op of a body that
-MLIR clones into a rebuilt `async.execute` (xgpu moves the body instead).
+end up in reverse order). An op given more operands than its operand storage
+holds (MLIR then moves them to a larger one) re-inserts all of them, and so
+does each op of a body that MLIR clones into a rebuilt `async.execute` (xgpu
+moves the body instead).
 """
 
 from __future__ import annotations
@@ -64,12 +65,30 @@ class _UseOrder:
 
     def __init__(self, func: FuncOp) -> None:
         self._stamps: dict[tuple[Operation, int], int] = {}
+        self._capacity: dict[Operation, int] = {}
         self._counter = itertools.count()
         for op in post_order(func):
             self.insert(op)
 
-    def insert(self, op: Operation, start: int = 0) -> None:
-        """The operands of `op` from `start` on join the front of their lists."""
+    def insert(self, op: Operation) -> None:
+        """`op` is created: its operands join the front of their lists, in order."""
+        self._capacity[op] = len(op.operands)
+        self._stamp(op, 0)
+
+    def grow(self, op: Operation, old_size: int) -> None:
+        """Operands were appended to `op`'s `old_size` ones. Past the capacity of
+        its operand storage, MLIR moves every operand to a new one (re-inserting
+        each in its list), the capacity becoming the power of two above the old
+        capacity + 2 (or the new size)."""
+        capacity = self._capacity.get(op, old_size)
+        size = len(op.operands)
+        if size <= capacity:
+            self._stamp(op, old_size)
+            return
+        self._capacity[op] = max(1 << (capacity + 2).bit_length(), size)
+        self._stamp(op, 0)
+
+    def _stamp(self, op: Operation, start: int) -> None:
         for index in range(start, len(op.operands)):
             self._stamps[(op, index)] = next(self._counter)
 
@@ -112,8 +131,9 @@ def add_execute_results(
     block = execute.body_region.blocks.first
     assert block is not None and block.last_op is not None
     yield_op = block.last_op
+    old_size = len(yield_op.operands)
     yield_op.operands = (*yield_op.operands, *values)
-    order.insert(yield_op)
+    order.grow(yield_op, old_size)
     result_types = [unwrapped(r.type) for r in execute.body_results]
     result_types += [v.type for v in values]
     new = ExecuteOp.build_execute(
@@ -211,7 +231,7 @@ class _Deferral:
             deps, operands = len(user.dependencies), len(user.body_operands)
             user.operands = (*user.operands, *values)
             user.properties["operandSegmentSizes"] = _segments(deps, operands + len(values))
-            self.order.insert(user)
+            self.order.grow(user, deps + operands)
             for _ in values:
                 tokens.append(body.insert_arg(AsyncTokenType(), len(body.args)))
         else:

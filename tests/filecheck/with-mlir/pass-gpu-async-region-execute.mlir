@@ -397,3 +397,61 @@ func.func @realloc(%m : memref<?xf32>, %v : f32) -> !async.token {
   async.await %a : !async.token
   return %b : !async.token
 }
+
+// -----
+
+// An execute with room for a second appended operand (MLIR grows operand
+// storage to the next power of two above capacity + 2): the second append
+// does not move its other operands in their use lists.
+func.func private @host()
+func.func @f(%m : memref<?xf32>, %v : f32, %p : i1) {
+  %e0, %r0 = async.execute -> !async.value<f32> {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield %v : f32
+  }
+  %e1, %r1 = async.execute [%e0] -> !async.value<f32> {
+    async.yield %v : f32
+  }
+  async.await %e1 : !async.token
+  gpu.memset %m, %v : memref<?xf32>, f32
+  %e2 = async.execute [%e1] (%r1 as %x2_0 : !async.value<f32>) {
+    %z34879 = arith.constant 1.0 : f32
+    async.yield
+  }
+  %e3 = async.execute [%e0, %e1] (%r0 as %x3_0 : !async.value<f32>) {
+    async.yield
+  }
+  async.await %e0 : !async.token
+  async.await %e1 : !async.token
+  return
+}
+
+// -----
+
+func.func private @host()
+func.func @f(%m : memref<?xf32>, %v : f32, %p : i1) {
+  %e0, %r0 = async.execute -> !async.value<f32> {
+    %z933230 = arith.constant 1.0 : f32
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield %v : f32
+  }
+  async.await %e0 : !async.token
+  %e1 = async.execute [%e0] (%r0 as %x1_0 : !async.value<f32>) {
+    gpu.memset %m, %v : memref<?xf32>, f32
+    gpu.memset %m, %v : memref<?xf32>, f32
+    async.yield
+  }
+  %e2 = async.execute [%e0, %e1] (%r0 as %x2_0 : !async.value<f32>) {
+    %z780927 = arith.constant 1.0 : f32
+    async.yield
+  }
+  gpu.memset %m, %v : memref<?xf32>, f32
+  %e3 = async.execute [%e1, %e2] {
+    func.call @host() : () -> ()
+    async.yield
+  }
+  async.await %e1 : !async.token
+  %w0 = async.await %r0 : !async.value<f32>
+  return
+}
