@@ -376,6 +376,20 @@ class BoolConstantOp(_ConstantBase):
             printer.print_attribute(value)
 
 
+def materialize_index_constant(value: Attribute, type_: Attribute) -> Operation | None:
+    """MLIR's `IndexDialect::materializeConstant`: an `i1` value as
+    `index.bool.constant`, an `index` value as `index.constant`."""
+    if isinstance(value, IntegerAttr) and value.type == i1:
+        if type_ != i1:
+            return None
+        return BoolConstantOp.create(result_types=[i1], properties={"value": value})
+    if isinstance(value, IntegerAttr):
+        if not isinstance(value.type, IndexType) or not isinstance(type_, IndexType):
+            return None
+        return ConstantOp.create(result_types=[_INDEX], properties={"value": value})
+    return None
+
+
 # ---------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------

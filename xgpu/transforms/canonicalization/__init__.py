@@ -28,6 +28,7 @@ from xgpu.transforms.greedy import Fold, PatternSource
 _OVERRIDE_MODULES = (
     "xgpu.transforms.canonicalization.arith",
     "xgpu.transforms.canonicalization.cf",
+    "xgpu.transforms.canonicalization.index",
     "xgpu.transforms.canonicalization.memref",
     "xgpu.transforms.canonicalization.scf",
 )
