@@ -216,9 +216,9 @@ class CmpOp(IRDLOperation):
     def parse(cls, parser: Parser) -> CmpOp:
         pred = parse_enum_keyword(parser, IndexCmpPredicate, _PREDICATE_ENUM)
         parser.parse_punctuation("(")
-        lhs = parser.parse_operand()
+        lhs = parser.resolve_operand(parser.parse_unresolved_operand(), _INDEX)
         parser.parse_punctuation(",")
-        rhs = parser.parse_operand()
+        rhs = parser.resolve_operand(parser.parse_unresolved_operand(), _INDEX)
         parser.parse_punctuation(")")
         attrs = parser.parse_optional_attr_dict()
         return cls.create(
