@@ -1,5 +1,7 @@
 // RUN: %mlir-diff --pass canonicalize %s
 
+// canonicalize on the index and async dialects.
+
 // index constants are uniqued per dialect and hoisted to the entry block of
 // the nearest isolated region, as arith constants are (an execute body and a
 // gpu.launch body are not isolated).
@@ -124,4 +126,23 @@ func.func @cmp(%x: index, %y: index) -> (i1, i1, i1, i1, i1, i1, i1, i1) {
   %s = index.sub %x, %y
   %7 = index.cmp slt(%s, %c0)
   return %0, %1, %2, %3, %4, %5, %6, %7 : i1, i1, i1, i1, i1, i1, i1, i1
+}
+
+// -----
+
+// A group only awaited is erased with its awaits; one with something added
+// stays.
+func.func @f(%n: index, %t: !async.token) {
+  %g = async.create_group %n : !async.group
+  async.await_all %g
+  async.await_all %g
+  %h = async.create_group %n : !async.group
+  %r = async.add_to_group %t, %h : !async.token
+  async.await_all %h
+  %e = async.execute {
+    %k = async.create_group %n : !async.group
+    async.await_all %k
+    async.yield
+  }
+  return
 }
