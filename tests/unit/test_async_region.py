@@ -111,14 +111,24 @@ def test_cli_reports_launch_without_traceback(xgpu_opt) -> None:
     assert "Traceback" not in res.err
 
 
-def test_async_execute_custom_form_is_a_parse_error(xgpu_opt) -> None:
+def test_async_execute_deferral_through_the_driver(xgpu_opt) -> None:
     res = xgpu_opt(
-        "func.func @f() {\n  %a = async.execute {\n    async.yield\n  }\n  return\n}\n",
+        "func.func @f(%m: memref<?xf32>, %v: f32) {\n"
+        "  %a = async.execute {\n"
+        "    gpu.memset %m, %v : memref<?xf32>, f32\n"
+        "    async.yield\n"
+        "  }\n"
+        "  async.await %a : !async.token\n"
+        "  return\n"
+        "}\n",
         "-p",
         "gpu-async-region",
     )
-    assert res.rc == 1
-    assert "async.execute" in res.err and "Traceback" not in res.err
+    assert res.rc == 0, res.err
+    # The body's blocking wait moved after the await of the yielded token.
+    assert "async.yield %1 : !gpu.async.token" in res.out
+    assert "%2 = async.await %bodyResults : !async.value<!gpu.async.token>" in res.out
+    assert "gpu.wait [%2]" in res.out
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,10 @@ from xdsl.ir import Dialect
 DERIVED_DIALECTS: dict[str, str] = {
     "affine": "affine",
     "arith": "arith",
+    "async": "async_",
     "dlti": "dlti",
     "func": "func",
+    "index": "index",
     "math": "math",
     "vector": "vector",
 }

@@ -153,7 +153,8 @@ class MLIRPrinter(Printer):
         used = self.ssa_names
         before = set(used)
         super().print_op(op)
-        results = {self._ssa_values.get(r) for r in op.results}
+        # (A packed group `%x:2` keeps its name `x`, its values being `x#0`...)
+        results = {self._ssa_values.get(r, "").split("#")[0] for r in op.results}
         for name in [n for n in used if n not in before and n not in results]:
             del used[name]
 

@@ -110,7 +110,7 @@ def _verify_ods_structure(op: Operation) -> None:
     MLIR reads one given in the attribute dictionary; the parser gives an op
     without operands and without sizes its zeros); then the required attributes
     and properties."""
-    if not isinstance(op, IRDLOperation) or not op.name.startswith("gpu."):
+    if not isinstance(op, IRDLOperation) or not op.name.startswith(("gpu.", "async.", "index.")):
         return
     shape = _ods_shape(type(op))
     for what, required, variadic, found in (

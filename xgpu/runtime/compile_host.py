@@ -402,7 +402,9 @@ class HostCompiler:
             self.w(call, op)
 
 
-_EXIT_TERMINATORS = frozenset(["func.return", "scf.yield", "scf.condition", "scf.reduce"])
+_EXIT_TERMINATORS = frozenset(
+    ["func.return", "scf.yield", "scf.condition", "scf.reduce", "async.yield"]
+)
 
 
 # --------------------------------------------------------------------------- #
@@ -650,12 +652,17 @@ _HANDLERS: dict[str, Callable[[HostCompiler, Operation], None]] | None = None
 
 def handlers() -> dict[str, Callable[[HostCompiler, Operation], None]]:
     """Op name -> handler of host code: scf/cf/func/arith here, memref ops in
-    `host_memref`, gpu ops in `host_gpu`."""
+    `host_memref`, gpu ops in `host_gpu`, async ops in `host_async`."""
     global _HANDLERS
     if _HANDLERS is None:
-        from xgpu.runtime import host_gpu, host_memref
+        from xgpu.runtime import host_async, host_gpu, host_memref
 
-        _HANDLERS = {**_CORE_HANDLERS, **host_memref.HANDLERS, **host_gpu.HANDLERS}
+        _HANDLERS = {
+            **_CORE_HANDLERS,
+            **host_memref.HANDLERS,
+            **host_gpu.HANDLERS,
+            **host_async.HANDLERS,
+        }
     return _HANDLERS
 
 

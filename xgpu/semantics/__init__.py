@@ -52,6 +52,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation
 
 from xgpu.semantics import arith as _arith  # noqa: F401  (fills the registry)
+from xgpu.semantics import index as _index  # noqa: F401
 from xgpu.semantics import math as _math  # noqa: F401
 from xgpu.semantics.arith import CMPF_PREDICATES, CMPI_PREDICATES, c_literal
 from xgpu.semantics.core import REGISTRY, CHelper, OpSemantics, Signature, build, paren
@@ -116,14 +117,19 @@ def _prop(op: Operation, name: str) -> Attribute | None:
 
 
 def lookup(op: Operation) -> OpSemantics:
-    """The semantics of an arith/math op; `SemanticsError` when it has none."""
+    """The semantics of an arith/math/index op; `SemanticsError` when it has none."""
     name = _op_name(op)
     params: dict[str, Any] = {}
     if name in ("arith.cmpi", "arith.cmpf"):
         params["predicate"] = _prop(op, "predicate")
-    if name == "arith.constant":
+    if name == "index.cmp":
+        pred = _prop(op, "pred")
+        params["predicate"] = getattr(getattr(pred, "data", None), "value", pred)
+    if name == "index.sizeof":
+        params["value"] = _index.INDEX_BITS
+    if name in ("arith.constant", "index.constant", "index.bool.constant"):
         value = _prop(op, "value")
         if not isinstance(value, IntegerAttr | FloatAttr):
-            raise SemanticsError(f"arith.constant: unsupported value {value}")
+            raise SemanticsError(f"{name}: unsupported value {value}")
         params["value"] = value
     return lookup_name(name, [o.type for o in op.operands], [r.type for r in op.results], **params)

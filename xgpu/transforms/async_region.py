@@ -1,8 +1,7 @@
 """`gpu-async-region`: make the gpu ops of host code asynchronous, as MLIR 22 does.
 
 MLIR's pass runs on each `func.func` directly inside the top-level module
-(funcs of nested modules are not visited) and has three phases; xgpu does the
-first and refuses inputs on which the other two would change anything:
+(funcs of nested modules are not visited) and has three phases:
 
 1. Token threading, block by block. Blocks are visited in post-order (the
    blocks nested in a block's ops before the block itself), keeping one
@@ -23,16 +22,10 @@ first and refuses inputs on which the other two would change anything:
    terminator.
 2. Deferral of the trailing blocking `gpu.wait` of an `async.execute` body to
    the users of its token, and 3. duplication of `!async.value<!gpu.async.token>`
-   results used more than once: xDSL 0.75 has no `async` dialect, so
-   `async.execute` parses only in generic form as an unregistered op (with
-   `--allow-unregistered-dialect`). Where phase 2 or 3 would rewrite such an
-   op, the pass reports an error at it instead; elsewhere phase 1's result is
-   MLIR's (the async ops' traits, which xDSL cannot see on unregistered ops,
-   are taken from `_UNREGISTERED_FACTS`).
+   results used more than once: see `xgpu.transforms.async_region_execute`.
 
 MLIR 22's effect information is used where xDSL 0.75 has none or differs
-(`_EFFECT_FREE`, `_RECURSIVE_EFFECTS`, linalg structured ops,
-the index dialect, which xDSL 0.75 lacks).
+(`_EFFECT_FREE`, `_RECURSIVE_EFFECTS`, linalg structured ops).
 """
 
 from __future__ import annotations
@@ -41,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp, UnregisteredAttr, UnregisteredOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnregisteredOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -52,6 +45,7 @@ from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.dialects.gpu.host import WaitOp
 from xgpu.dialects.gpu.launch import LaunchOp
 from xgpu.dialects.gpu.types import AsyncTokenType
+from xgpu.transforms.async_region_execute import rewrite_async_executes
 
 # Ops that MLIR 22 declares free of memory effects (Pure / NoMemoryEffect) but
 # xDSL 0.75 declares nothing for (which would mean "has effects").
@@ -77,22 +71,6 @@ _EFFECT_FREE = frozenset(
 # their regions) but xDSL 0.75 declares nothing for.
 _RECURSIVE_EFFECTS = frozenset({"affine.for", "affine.parallel", "scf.execute_region"})
 
-# Unregistered in xgpu, registered in MLIR 22: (is a terminator, effects),
-# effects being "free", "recursive" or "unknown" (= has effects).
-_UNREGISTERED_FACTS: dict[str, tuple[bool, str]] = {
-    "async.execute": (False, "recursive"),
-    "async.await": (False, "unknown"),
-    "async.yield": (True, "free"),
-}
-
-
-def _unregistered_facts(name: str) -> tuple[bool, str] | None:
-    facts = _UNREGISTERED_FACTS.get(name)
-    if facts is None and name.startswith("index."):
-        # xDSL 0.75 has no index dialect; every MLIR 22 index op is Pure.
-        return (False, "free")
-    return facts
-
 
 def _name(op: Operation) -> str:
     return diagnostics.op_name(op)
@@ -101,8 +79,7 @@ def _name(op: Operation) -> str:
 def is_terminator(op: Operation) -> bool:
     """MLIR's `mightHaveTrait<IsTerminator>`: true for an op MLIR does not know."""
     if isinstance(op, UnregisteredOp):
-        facts = _unregistered_facts(_name(op))
-        return facts is None or facts[0]
+        return True
     return op.has_trait(IsTerminator)
 
 
@@ -127,10 +104,7 @@ def _own_effects_free(op: Operation) -> bool | None:
     none of its own, and True says its regions' ops count as its effects."""
     name = _name(op)
     if isinstance(op, UnregisteredOp):
-        facts = _unregistered_facts(name)
-        if facts is None or facts[1] == "unknown":
-            return None
-        return facts[1] == "recursive"
+        return None
     if name.startswith("linalg.") and op.regions and name not in _EFFECT_FREE:
         # Structured linalg ops read/write their memref operands only.
         if any(isinstance(v.type, MemRefType) for v in op.operands):
@@ -169,7 +143,7 @@ class GpuAsyncRegionPass(ModulePass):
         for func in list(op.body.ops):
             if isinstance(func, FuncOp):
                 if _TokenThreader().run(func):
-                    _reject_async_execute_rewrites(func)
+                    rewrite_async_executes(func, is_terminator, has_side_effects)
 
 
 # ---------------------------------------------------------------------------
@@ -261,68 +235,3 @@ class _TokenThreader:
         block.insert_op_before(new, op)
         block.erase_op(op)
         self.current = new.results[-1]
-
-
-# ---------------------------------------------------------------------------
-# Phases 2 and 3: async.execute (not supported, see the module doc)
-# ---------------------------------------------------------------------------
-
-
-_DEFERRAL = "xgpu's gpu-async-region does not support async.execute deferral"
-
-
-def _is_gpu_token_value_type(t: object) -> bool:
-    """`!async.value<!gpu.async.token>`, as xDSL parses it unregistered."""
-    return (
-        isinstance(t, UnregisteredAttr)
-        and t.attr_name.data == "async.value"
-        and t.value.data.strip() == "!gpu.async.token"
-    )
-
-
-def _count_uses(value: SSAValue) -> int:
-    return sum(1 for _ in value.uses)
-
-
-def _token_users_execute_or_await(execute: Operation) -> bool:
-    """MLIR's `areAllUsersExecuteOrAwait` for the op's `!async.token` result."""
-    if not execute.results:
-        return False
-    users = [use.operation for use in execute.results[0].uses]
-    return bool(users) and all(_name(u) in ("async.execute", "async.await") for u in users)
-
-
-def _would_defer_wait(execute: Operation) -> bool:
-    """Phase 2 moves the body's last blocking gpu.wait out when nothing with
-    effects follows it and the token is only awaited or waited on by others."""
-    if not _token_users_execute_or_await(execute) or not execute.regions:
-        return False
-    block = execute.regions[0].first_block
-    if block is None:
-        return False
-    ops = list(block.ops)
-    if ops and is_terminator(ops[-1]):
-        ops.pop()
-    for op in reversed(ops):
-        if isinstance(op, WaitOp):
-            return op.async_token is None
-        if has_side_effects(op):
-            return False
-    return False
-
-
-def _reject_async_execute_rewrites(func: FuncOp) -> None:
-    for op in func.walk():
-        if _name(op) != "async.execute":
-            continue
-        if _would_defer_wait(op):
-            reason = "its trailing gpu.wait would move to the users of its token"
-        elif any(_is_gpu_token_value_type(r.type) and _count_uses(r) > 1 for r in op.results[1:]):
-            reason = "a !gpu.async.token result used more than once would be duplicated"
-        else:
-            continue
-        diagnostics.emit(
-            op,
-            "error",
-            diagnostics.op_message(op, f"{_DEFERRAL} (xDSL 0.75 has no async dialect): {reason}"),
-        )

@@ -68,7 +68,12 @@ def insertion_region(block: Block) -> Region:
 
 def materialize_constant(op: Operation, value: Attribute, type_: Attribute) -> Operation | None:
     """A constant op for a folded value (what the arith, index-typed and memref
-    dialects of MLIR all build: `arith.constant`), or None if there is none."""
+    dialects of MLIR all build: `arith.constant`; the index dialect builds its
+    own constants), or None if there is none."""
+    if op.name.startswith("index."):
+        from xgpu.dialects.index import materialize_index_constant
+
+        return materialize_index_constant(value, type_)
     if isinstance(value, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr):
         if value.type != type_:
             return None

@@ -35,40 +35,6 @@ func.func @second(%n: index) {
 
 // -----
 
-// MLIR would move the body's trailing gpu.wait to the users of the
-// execute's token (they all await it): xgpu has no async dialect to do so.
-func.func @deferral(%m: memref<?xf32>) {
-  // expected-error @below {{xgpu's gpu-async-region does not support async.execute deferral}}
-  %a = "async.execute"() <{operandSegmentSizes = array<i32: 0, 0>}> ({
-    gpu.dealloc %m : memref<?xf32>
-    "async.yield"() : () -> ()
-  }) : () -> !async.token
-  "async.await"(%a) : (!async.token) -> ()
-  return
-}
-
-// -----
-
-// MLIR would duplicate a !gpu.async.token result used more than once.
-func.func @fork() -> (!async.token, !async.token) {
-  // expected-error @below {{result used more than once would be duplicated}}
-  %a:2 = "async.execute"() <{operandSegmentSizes = array<i32: 0, 0>}> ({
-    %t = gpu.wait async
-    "async.yield"(%t) : (!gpu.async.token) -> ()
-  }) : () -> (!async.token, !async.value<!gpu.async.token>)
-  %b = "async.execute"(%a#1) <{operandSegmentSizes = array<i32: 0, 1>}> ({
-  ^bb0(%x: !gpu.async.token):
-    "async.yield"() : () -> ()
-  }) : (!async.value<!gpu.async.token>) -> !async.token
-  %c = "async.execute"(%a#1) <{operandSegmentSizes = array<i32: 0, 1>}> ({
-  ^bb0(%x: !gpu.async.token):
-    "async.yield"() : () -> ()
-  }) : (!async.value<!gpu.async.token>) -> !async.token
-  return %b, %c : !async.token, !async.token
-}
-
-// -----
-
 // As in MLIR, the current token lives on across blocks: a block that does not
 // end with a terminator (here in an unregistered op's region) leaves its
 // chain open, and the next gpu op takes a token it cannot see.

@@ -234,9 +234,8 @@ module {
 
 // -----
 
-// async.execute (generic form: xDSL has no async dialect) where MLIR's
-// deferral and duplication phases change nothing: its token is returned,
-// not awaited. An execute with a pure body does not close the chain; an
+// async.execute (in generic form) where MLIR's deferral and duplication
+// phases change nothing: its token is returned, not awaited. An execute with a pure body does not close the chain; an
 // await does.
 func.func @execute(%m: memref<?xf32>, %v: f32) -> !async.token {
   gpu.memset %m, %v : memref<?xf32>, f32

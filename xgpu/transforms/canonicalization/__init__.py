@@ -27,7 +27,9 @@ from xgpu.transforms.greedy import Fold, PatternSource
 # Each defines `register(table: CanonicalizationTable) -> None`.
 _OVERRIDE_MODULES = (
     "xgpu.transforms.canonicalization.arith",
+    "xgpu.transforms.canonicalization.async_",
     "xgpu.transforms.canonicalization.cf",
+    "xgpu.transforms.canonicalization.index",
     "xgpu.transforms.canonicalization.memref",
     "xgpu.transforms.canonicalization.scf",
 )
