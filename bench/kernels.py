@@ -239,9 +239,8 @@ def emit(name: str, options: dict[str, Any] | None = None):
     case = CASES[name]
     path = KERNEL_DIR / f"{case.mlir}.mlir"
     module = xgpu.parse(path.read_text(), str(path))
-    diag = xgpu.verify(module)
-    if diag is not None:
-        raise WrongResult(f"{path}: does not verify: {diag.message}")
+    if errors := xgpu.verify(module):
+        raise WrongResult(f"{path}: does not verify: {errors.first.message}")
     gpu_module = next(op for op in module.walk() if op.name == "gpu.module")
     return compile_gpu_module(gpu_module, **{**(options or {}), **dict(case.options)})
 
