@@ -174,14 +174,13 @@ func.func @alias(%a: memref<?xf32>, %n: index, %f: f32) {
 // CHECK-LABEL: func.func @left(%a: memref<?xf32>, %n: index) {
 // CHECK-NOT:     gpu.launch
 // CHECK-NOT:     SCFToGPU_visited
-// CHECK:         }) {mapping = [#gpu.loop_dim_map<processor = sequential, map = (d0) -> (d0), bound = (d0) -> (d0)>]} : (index, index, index) -> ()
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = sequential, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
 // CHECK-NEXT:    memref.store %f, %a[%i] : memref<?xf32>
 // CHECK-NEXT:    scf.reduce
-// CHECK-NEXT:  }) {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]} : (index, index, index) -> ()
-// CHECK-NEXT:  "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
-// CHECK-NEXT:  ^bb0(%k: index):
+// CHECK-NEXT:  } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK-NEXT:  scf.parallel (%k) = (%c0) to (%n) step (%c1) {
 // CHECK-NEXT:    scf.reduce
-// CHECK-NEXT:  }) : (index, index, index) -> ()
+// CHECK-NEXT:  {{^ *}}}{{$}}
 // CHECK-NEXT:  func.return
 func.func @left(%a: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
