@@ -498,7 +498,7 @@ def _forall_custom(op: Operation) -> None:
         values = list(static.iter_values())
         # Reported at the op without the "'scf.forall' op" prefix.
         if len(values) != rank:
-            raise OpDiagnostic(f"expected {rank} {name} values", prefix=False)
+            raise OpDiagnostic(f"expected {rank} {name} values, got {len(values)}", prefix=False)
         expected = values.count(ForallOp.DYNAMIC)
         if len(dynamic) != expected:
             raise OpDiagnostic(f"expected {expected} dynamic {name} values", prefix=False)

@@ -29,6 +29,7 @@ from xdsl.printer import Printer
 
 from xgpu.dialects.scf.syntax import (
     ensure_terminator,
+    op_name_pos,
     name_scope,
     parse_optional_arrow_types,
     parse_optional_assignments,
@@ -103,8 +104,8 @@ class WhileOp(xscf.WhileOp):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         args, values = parse_optional_assignments(parser) or ([], [])
-        parser.parse_punctuation(":")
         type_pos = parser.pos
+        parser.parse_punctuation(":")
         function_type = parser.parse_function_type()
         inputs = function_type.inputs.data
         if len(inputs) != len(values):
@@ -170,14 +171,17 @@ class ExecuteRegionOp(xscf.ExecuteRegionOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
+        pos = op_name_pos(parser, cls.name)
         types = parse_optional_arrow_types(parser)
         no_inline = parser.parse_optional_keyword("no_inline") is not None
         region = parser.parse_region()
-        pos = parser.pos
         props, attrs = split_inherent(parser.parse_optional_attr_dict(), ("no_inline",))
         if no_inline and props:
+            # At the op name, which xgpu-opt's parser does not prefix itself.
             parser.raise_error(
-                "attribute 'no_inline' occurs more than once in the attribute list", pos
+                f"custom op '{cls.name}' attribute 'no_inline' occurs more than once in the "
+                "attribute list",
+                pos,
             )
         op = cls(types, region, attrs)
         op.properties.update(props)

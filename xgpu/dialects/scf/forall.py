@@ -197,11 +197,17 @@ class ForallOp(IRDLOperation):
         args: list[Parser.UnresolvedArgument] = []
         outs: list[UnresolvedOperand] = []
         types: list[Attribute] = []
+        pos = parser.pos
         if parser.parse_optional_keyword("shared_outs") is not None:
-            pos = parser.pos
             args, outs = parse_assignments(parser)
             types = parse_optional_arrow_types(parser)
-            outputs = list(parser.resolve_operands(outs, types, pos))
+            if len(outs) != len(types):
+                parser.raise_error(
+                    "number of operands and types do not match: got "
+                    f"{len(outs)} operands and {len(types)} types",
+                    pos,
+                )
+            outputs = [parser.resolve_operand(o, t) for o, t in zip(outs, types)]
         else:
             outputs = []
         index = IndexType()
@@ -262,7 +268,10 @@ def _parse_bounds(parser: Parser) -> list[Bound]:
         value = parser.parse_optional_unresolved_operand()
         if value is not None:
             return parser.resolve_operand(value, IndexType())
-        return parser.parse_integer(allow_boolean=False)
+        integer = parser.parse_optional_integer(allow_boolean=False)
+        if integer is None:
+            parser.raise_error("expected integer value")
+        return integer
 
     return parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
 

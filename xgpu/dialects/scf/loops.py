@@ -29,6 +29,7 @@ from xdsl.printer import Printer
 
 from xgpu.dialects.scf.syntax import (
     ensure_terminator,
+    op_name_pos,
     parse_assignments,
     parse_optional_arrow_types,
     parse_result_types,
@@ -78,7 +79,7 @@ class ForOp(xscf.ForOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        start = parser.pos
+        start = op_name_pos(parser, cls.name)
         unsigned = parser.parse_optional_keyword("unsigned") is not None
         indvar = parser.parse_argument(expect_type=False)
         parser.parse_punctuation("=")
@@ -95,8 +96,11 @@ class ForOp(xscf.ForOp):
             parser.parse_punctuation("->")
             types = parse_result_types(parser)
         if len(args) != len(types):
+            # At the op name, which xgpu-opt's parser does not prefix itself.
             parser.raise_error(
-                "mismatch in number of loop-carried values and defined values", start
+                f"custom op '{cls.name}' mismatch in number of loop-carried values and "
+                "defined values",
+                start,
             )
         iv_type = IndexType()
         if parser.parse_optional_punctuation(":") is not None:

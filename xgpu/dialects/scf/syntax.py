@@ -15,6 +15,13 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 
 
+def op_name_pos(parser: Parser, name: str) -> int:
+    """Where the op name was written, for a custom op's `parse` called right
+    after it (MLIR reports some of an op's parse errors there)."""
+    text = parser.lexer.input.content[: parser.pos].rstrip()
+    return len(text) - len(name) if text.endswith(name) else parser.pos
+
+
 def parse_optional_arrow_types(parser: Parser) -> list[Attribute]:
     """MLIR's `parseOptionalArrowTypeList`: `-> type` or `-> (type, ...)`."""
     if parser.parse_optional_punctuation("->") is None:
