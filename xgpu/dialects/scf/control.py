@@ -29,8 +29,8 @@ from xdsl.printer import Printer
 
 from xgpu.dialects.scf.syntax import (
     ensure_terminator,
-    op_name_pos,
     name_scope,
+    op_name_pos,
     parse_optional_arrow_types,
     parse_optional_assignments,
     print_assignments,
