@@ -28,6 +28,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from xgpu.dialects.scf.syntax import (
+    InherentAttributes,
     ensure_terminator,
     name_scope,
     op_name_pos,
@@ -141,7 +142,7 @@ class WhileOp(xscf.WhileOp):
 
 
 @irdl_op_definition
-class ExecuteRegionOp(xscf.ExecuteRegionOp):
+class ExecuteRegionOp(InherentAttributes, xscf.ExecuteRegionOp):
     """`scf.execute_region (-> types)? (no_inline)? {...}`, its terminators
     printed."""
 
@@ -199,7 +200,7 @@ class ExecuteRegionOp(xscf.ExecuteRegionOp):
 
 
 @irdl_op_definition
-class IndexSwitchOp(xscf.IndexSwitchOp):
+class IndexSwitchOp(InherentAttributes, xscf.IndexSwitchOp):
     """`scf.index_switch %arg {attrs}? (-> types)? (case N {...})* default {...}`."""
 
     name = "scf.index_switch"

@@ -55,6 +55,7 @@ from xdsl.traits import (
 )
 
 from xgpu.dialects.scf.syntax import (
+    InherentAttributes,
     ensure_terminator,
     parse_assignments,
     parse_optional_arrow_types,
@@ -106,7 +107,7 @@ _STATIC = ("staticLowerBound", "staticUpperBound", "staticStep")
 
 
 @irdl_op_definition
-class ForallOp(IRDLOperation):
+class ForallOp(InherentAttributes, IRDLOperation):
     """`scf.forall`: a multi-dimensional parallel loop, on tensors through
     `shared_outs`, or on memrefs with no results."""
 

@@ -28,6 +28,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
 from xgpu.dialects.scf.syntax import (
+    InherentAttributes,
     ensure_terminator,
     op_name_pos,
     parse_assignments,
@@ -42,7 +43,7 @@ from xgpu.dialects.scf.syntax import (
 
 
 @irdl_op_definition
-class ForOp(xscf.ForOp):
+class ForOp(InherentAttributes, xscf.ForOp):
     """`scf.for (unsigned)? %iv = %lb to %ub step %step
     (iter_args(%arg = %init, ...) -> (types))? (: type)? {...}`."""
 
@@ -198,7 +199,7 @@ class ReduceOp(xscf.ReduceOp):
 
 
 @irdl_op_definition
-class ParallelOp(xscf.ParallelOp):
+class ParallelOp(InherentAttributes, xscf.ParallelOp):
     """`scf.parallel (%i, ...) = (lbs) to (ubs) step (steps) (init (vals))?
     (-> types)? {...}`."""
 

@@ -180,3 +180,19 @@ def print_attrs(
     attributes (properties) and the discardable ones, sorted, but `elided`."""
     merged = {**op.properties, **op.attributes}
     printer.print_op_attributes(merged, reserved_attr_names=tuple(elided), print_keyword=keyword)
+
+
+class InherentAttributes:
+    """For an IRDL op: MLIR reads an inherent attribute written in the
+    generic form's attribute dictionary (`{unsignedCmp}`) as the property it
+    is (`<{unsignedCmp}>`)."""
+
+    @classmethod
+    def create(cls, **kwargs):  # type: ignore[no-untyped-def]
+        attributes = dict(kwargs.get("attributes") or {})
+        names = cls.get_irdl_definition().properties  # type: ignore[attr-defined]
+        properties = dict(kwargs.get("properties") or {})
+        for name in [n for n in attributes if n in names and n not in properties]:
+            properties[name] = attributes.pop(name)
+        kwargs["attributes"], kwargs["properties"] = attributes, properties
+        return super().create(**kwargs)  # type: ignore[misc]

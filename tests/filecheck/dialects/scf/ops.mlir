@@ -222,3 +222,26 @@ func.func @if_for(%c: i1, %x: i32) -> i32 {
   }
   return %f : i32
 }
+
+// -----
+
+// Inherent attributes written in the generic form's attribute dictionary are
+// the ops' properties, as in MLIR.
+// CHECK-LABEL: func.func @inherent_in_attr_dict
+// CHECK:         scf.for unsigned %i = %x to %x step %x  : i32 {
+// CHECK:         scf.execute_region no_inline {
+// CHECK:         } {tag}
+// GENERIC-LABEL: sym_name = "inherent_in_attr_dict"
+// GENERIC:       "scf.for"(%x, %x, %x) <{unsignedCmp}> ({
+// GENERIC:       "scf.execute_region"() <{no_inline}> ({
+// GENERIC:       }) {tag} : () -> ()
+func.func @inherent_in_attr_dict(%x: i32) {
+  "scf.for"(%x, %x, %x) ({
+  ^bb0(%i: i32):
+    "scf.yield"() : () -> ()
+  }) {unsignedCmp} : (i32, i32, i32) -> ()
+  "scf.execute_region"() ({
+    "scf.yield"() : () -> ()
+  }) {no_inline, tag} : () -> ()
+  return
+}
