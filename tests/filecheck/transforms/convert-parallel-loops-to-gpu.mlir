@@ -1,7 +1,7 @@
 // RUN: sed '/^\/\/ INVALID INPUTS/,$d' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file | filecheck %s
 // RUN: sed -n '/^\/\/ INVALID INPUTS/,$p' %s | xgpu-opt -p convert-parallel-loops-to-gpu --split-input-file --verify-diagnostics
 
-// (scf.parallel in generic form: xDSL 0.75 has no custom syntax for it.)
+// (Inputs in generic form: xgpu-opt prints scf.parallel in custom form, as mlir-opt does.)
 
 // Block dimension 0 and a sequential dimension 1, thread dimension 0 nested.
 // Sizes before the launch: (ub - lb) ceildiv step; unmapped ones: a new

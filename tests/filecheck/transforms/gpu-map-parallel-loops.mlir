@@ -1,4 +1,6 @@
 // RUN: xgpu-opt -p gpu-map-parallel-loops --split-input-file --allow-unregistered-dialect %s | filecheck %s
+// Its output reads back (scf.parallel in custom form, the mappings):
+// RUN: xgpu-opt -p gpu-map-parallel-loops --split-input-file --allow-unregistered-dialect %s | xgpu-opt --split-input-file --allow-unregistered-dialect | filecheck %s
 // RUN: xgpu-opt -p 'gpu-map-parallel-loops{mapping-policy=innermost-first}' --split-input-file --allow-unregistered-dialect %s | filecheck %s --check-prefix=INNER
 // An unknown policy is an error, reported at each function (case and blanks around
 // the name do not matter).
