@@ -435,6 +435,9 @@ _DEVICE_MAPPINGS = (
 def _forall_before(op: Operation) -> None:
     from xdsl.dialects.builtin import ArrayAttr, TensorType
 
+    for name in ("staticLowerBound", "staticStep", "staticUpperBound"):
+        if name not in op.properties:
+            raise VerifyException(f"requires attribute '{name}'")
     mapping = op.properties.get("mapping")
     if mapping is not None and not (
         isinstance(mapping, ArrayAttr)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Self
 
 from xdsl.dialects import scf as xscf
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, UnitAttr, i1, i64
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, IndexType, UnitAttr, i1, i64
 from xdsl.ir import Region
 from xdsl.irdl import (
     irdl_op_definition,
@@ -32,6 +32,7 @@ from xgpu.dialects.scf.syntax import (
     ensure_terminator,
     name_scope,
     op_name_pos,
+    parse_index_integer,
     parse_optional_arrow_types,
     parse_optional_assignments,
     print_assignments,
@@ -41,6 +42,7 @@ from xgpu.dialects.scf.syntax import (
     print_optional_arrow_types,
     split_inherent,
 )
+from xgpu.ir.printer import attribute_text
 
 
 @irdl_op_definition
@@ -107,7 +109,13 @@ class WhileOp(xscf.WhileOp):
         args, values = parse_optional_assignments(parser) or ([], [])
         type_pos = parser.pos
         parser.parse_punctuation(":")
-        function_type = parser.parse_function_type()
+        function_type = parser.parse_type()
+        if not isinstance(function_type, FunctionType):
+            parser.raise_error(
+                "invalid kind of type specified: expected builtin.function, but found "
+                f"'{attribute_text(function_type)}'",
+                type_pos,
+            )
         inputs = function_type.inputs.data
         if len(inputs) != len(values):
             parser.raise_error(
@@ -227,7 +235,7 @@ class IndexSwitchOp(InherentAttributes, xscf.IndexSwitchOp):
         values: list[int] = []
         regions: list[Region] = []
         while parser.parse_optional_keyword("case") is not None:
-            values.append(parser.parse_integer())
+            values.append(parse_index_integer(parser))
             regions.append(parser.parse_region())
         parser.parse_keyword("default")
         default = parser.parse_region()

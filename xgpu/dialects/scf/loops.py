@@ -38,6 +38,7 @@ from xgpu.dialects.scf.syntax import (
     print_attrs,
     print_body,
     print_optional_arrow_types,
+    resolve_all,
     split_inherent,
 )
 
@@ -170,7 +171,7 @@ class ReduceOp(xscf.ReduceOp):
             while parser.parse_optional_punctuation(",") is not None:
                 types.append(parser.parse_type())
             parser.parse_punctuation(")")
-            operands = list(parser.resolve_operands(values, types, pos))
+            operands = resolve_all(parser, values, types, pos)
         regions: list[Region] = []
         region = parser.parse_optional_region()
         if region is not None:
@@ -218,6 +219,7 @@ class ParallelOp(InherentAttributes, xscf.ParallelOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
+        name_pos = op_name_pos(parser, cls.name)
         ivs = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
         )
@@ -245,9 +247,8 @@ class ParallelOp(InherentAttributes, xscf.ParallelOp):
             )
         types = parse_optional_arrow_types(parser)
         body = parser.parse_region([iv.resolve(index) for iv in ivs])
-        pos = parser.pos
         props, attrs = split_inherent(parser.parse_optional_attr_dict(), ("operandSegmentSizes",))
-        init_vals = parser.resolve_operands(inits, types, pos)
+        init_vals = resolve_all(parser, inits, types, name_pos, cls.name)
         ensure_terminator(body, ReduceOp)
         op = cls(lbs, ubs, steps, body, init_vals)
         op.attributes.update(attrs)

@@ -22,6 +22,33 @@ def op_name_pos(parser: Parser, name: str) -> int:
     return len(text) - len(name) if text.endswith(name) else parser.pos
 
 
+def resolve_all(
+    parser: Parser,
+    values: Sequence[UnresolvedOperand],
+    types: Sequence[Attribute],
+    pos: int,
+    name: str | None = None,
+) -> list[SSAValue]:
+    """`values` resolved to `types`, or MLIR's count error at `pos` (with the
+    `custom op 'NAME'` prefix written out when `pos` is the op name, which
+    xgpu-opt's parser does not prefix)."""
+    if len(values) != len(types):
+        prefix = f"custom op '{name}' " if name is not None else ""
+        parser.raise_error(
+            f"{prefix}number of operands and types do not match: got {len(values)} "
+            f"operands and {len(types)} types",
+            pos,
+        )
+    return [parser.resolve_operand(v, t) for v, t in zip(values, types)]
+
+
+def parse_index_integer(parser: Parser) -> int:
+    integer = parser.parse_optional_integer(allow_boolean=False)
+    if integer is None:
+        parser.raise_error("expected integer value")
+    return integer
+
+
 def parse_optional_arrow_types(parser: Parser) -> list[Attribute]:
     """MLIR's `parseOptionalArrowTypeList`: `-> type` or `-> (type, ...)`."""
     if parser.parse_optional_punctuation("->") is None:

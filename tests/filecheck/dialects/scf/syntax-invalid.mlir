@@ -97,3 +97,57 @@ func.func @execute_region_empty() {
   }
   return
 }
+
+// -----
+
+func.func @while_not_function_type(%x: i32) {
+  // expected-error @below {{custom op 'scf.while' invalid kind of type specified: expected builtin.function, but found 'i32'}}
+  %0 = scf.while (%a = %x) : i32 {
+  } do {
+  }
+  return
+}
+
+// -----
+
+func.func @switch_case_value(%n: index) {
+  scf.index_switch %n
+  // expected-error @below {{custom op 'scf.index_switch' expected integer value}}
+  case x {
+  }
+  default {
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_types(%n: index, %x: i32) {
+  %0 = scf.parallel (%i) = (%n) to (%n) step (%n) init (%x) -> i32 {
+    // expected-error @below {{custom op 'scf.reduce' number of operands and types do not match: got 1 operands and 2 types}}
+    scf.reduce(%x : i32, i32)
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_init_types(%n: index, %x: i32) {
+  // expected-error @below {{custom op 'scf.parallel' number of operands and types do not match: got 1 operands and 2 types}}
+  %0 = scf.parallel (%i) = (%n) to (%n) step (%n) init (%x) -> (i32, i32) {
+  }
+  return
+}
+
+// -----
+
+func.func @forall_static_bounds(%n: index) {
+  // expected-error @below {{'scf.forall' op requires attribute 'staticLowerBound'}}
+  "scf.forall"(%n) <{operandSegmentSizes = array<i32: 0, 1, 0, 0>, staticUpperBound = array<i64: 5>}> ({
+  ^bb0(%i: index):
+    "scf.forall.in_parallel"() ({
+    ^bb0:
+    }) : () -> ()
+  }) : (index) -> ()
+  return
+}
