@@ -349,3 +349,47 @@ func.func @for(%arg0: index, %arg1: i32, %arg2: f32, %arg3: i64) -> (i32, f32) {
   return %0, %1#1 : i32, f32
 }
 
+// -----
+
+// scf.while with loop-carried values but no results, results but no
+// loop-carried values, and one result (printed without parentheses).
+// CHECK-LABEL:  func.func @while_forms(%arg0: i32, %arg1: i1) -> i32 {
+// CHECK-NEXT:    scf.while (%arg2 = %arg0) : (i32) -> () {
+// CHECK-NEXT:      scf.condition(%arg1)
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:      {{%[0-9]+}} = arith.addi %arg0, %arg0 : i32
+// CHECK-NEXT:      scf.yield {{%[0-9]+}} : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    {{%[0-9]+}} = scf.while : () -> i32 {
+// CHECK-NEXT:      scf.condition(%arg1) %arg0 : i32
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%arg2: i32):
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    {{%[0-9]+}} = scf.while (%arg2 = %arg0) : (i32) -> i32 {
+// CHECK-NEXT:      scf.condition(%arg1) %arg2 : i32
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%arg2: i32):
+// CHECK-NEXT:      scf.yield %arg2 : i32
+// CHECK-NEXT:    }
+func.func @while_forms(%arg0: i32, %arg1: i1) -> i32 {
+  scf.while (%arg2 = %arg0) : (i32) -> () {
+    scf.condition(%arg1)
+  } do {
+    %2 = arith.addi %arg0, %arg0 : i32
+    scf.yield %2 : i32
+  }
+  %0 = scf.while : () -> i32 {
+    scf.condition(%arg1) %arg0 : i32
+  } do {
+  ^bb0(%arg2: i32):
+    scf.yield
+  }
+  %1 = scf.while (%arg2 = %arg0) : (i32) -> (i32) {
+    scf.condition(%arg1) %arg2 : i32
+  } do {
+  ^bb0(%arg2: i32):
+    scf.yield %arg2 : i32
+  }
+  return %0 : i32
+}
