@@ -99,10 +99,6 @@ class InParallelOp(IRDLOperation):
         print_attrs(printer, self)
 
 
-def _new_in_parallel() -> InParallelOp:
-    return InParallelOp()
-
-
 _STATIC = ("staticLowerBound", "staticUpperBound", "staticStep")
 
 
@@ -215,7 +211,7 @@ class ForallOp(InherentAttributes, IRDLOperation):
         block_args = [iv.resolve(index) for iv in ivs]
         block_args += [a.resolve(t) for a, t in zip(args, types)]
         body = parser.parse_region(block_args)
-        ensure_terminator(body, _new_in_parallel)
+        ensure_terminator(body, InParallelOp)
         props, attrs = split_inherent(
             parser.parse_optional_attr_dict(), ("mapping", "operandSegmentSizes", *_STATIC)
         )
