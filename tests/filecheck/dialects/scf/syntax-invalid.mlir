@@ -151,3 +151,13 @@ func.func @forall_static_bounds(%n: index) {
   }) : (index) -> ()
   return
 }
+
+// -----
+
+func.func @if_result_list(%c: i1) {
+  // Two result types need parentheses: the second is not a region.
+  // expected-error @below {{expected '{' to begin a region}}
+  %0 = scf.if %c -> i32, i32 {
+  }
+  return
+}
