@@ -29,7 +29,7 @@ from xdsl.dialects.utils.dynamic_index_list import (
     print_dynamic_index_list,
     split_dynamic_index_list,
 )
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -134,16 +134,19 @@ class ForallOp(InherentAttributes, IRDLOperation):
 
     def __init__(
         self,
-        lower_bounds: Sequence[Bound],
-        upper_bounds: Sequence[Bound],
-        steps: Sequence[Bound],
+        lower_bounds: Sequence[Bound | Operation],
+        upper_bounds: Sequence[Bound | Operation],
+        steps: Sequence[Bound | Operation],
         body: Region,
         outputs: Sequence[SSAValue] = (),
         mapping: ArrayAttr | None = None,
     ):
-        lb_static, lb_dynamic = split_dynamic_index_list(lower_bounds, DYNAMIC_INDEX)
-        ub_static, ub_dynamic = split_dynamic_index_list(upper_bounds, DYNAMIC_INDEX)
-        st_static, st_dynamic = split_dynamic_index_list(steps, DYNAMIC_INDEX)
+        def values(bounds: Sequence[Bound | Operation]) -> list[Bound]:
+            return [b if isinstance(b, int) else SSAValue.get(b) for b in bounds]
+
+        lb_static, lb_dynamic = split_dynamic_index_list(values(lower_bounds), DYNAMIC_INDEX)
+        ub_static, ub_dynamic = split_dynamic_index_list(values(upper_bounds), DYNAMIC_INDEX)
+        st_static, st_dynamic = split_dynamic_index_list(values(steps), DYNAMIC_INDEX)
         properties: dict[str, Attribute] = {
             "staticLowerBound": DenseArrayBase.from_list(i64, lb_static),
             "staticUpperBound": DenseArrayBase.from_list(i64, ub_static),
