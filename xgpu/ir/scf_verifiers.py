@@ -415,3 +415,114 @@ def _reduce_return_custom(op: Operation) -> None:
 
 
 register("scf.reduce.return", replace_custom=True, custom=_reduce_return_custom)
+
+
+# ------------------------------------------------------ scf.forall/in_parallel
+
+_FORALL_GROUPS = ("lower bound", "upper bound", "step")
+# MLIR's DeviceMappingAttrInterface implementations (the gpu dialect's).
+_DEVICE_MAPPINGS = (
+    "gpu.block",
+    "gpu.thread",
+    "gpu.warp",
+    "gpu.warpgroup",
+    "gpu.lane",
+    "gpu.memory_space",
+    "gpu.mask",  # a masking attribute (not counted in the rank)
+)
+
+
+def _forall_before(op: Operation) -> None:
+    from xdsl.dialects.builtin import ArrayAttr, TensorType
+
+    for name in ("staticLowerBound", "staticStep", "staticUpperBound"):
+        if name not in op.properties:
+            raise VerifyException(f"requires attribute '{name}'")
+    mapping = op.properties.get("mapping")
+    if mapping is not None and not (
+        isinstance(mapping, ArrayAttr)
+        and all(getattr(m, "name", None) in _DEVICE_MAPPINGS for m in mapping.data)
+    ):
+        raise VerifyException(
+            "attribute 'mapping' failed to satisfy constraint: Device Mapping array attribute"
+        )
+    sizes = op.properties.get("operandSegmentSizes")
+    counts = list(sizes.iter_values()) if sizes is not None else [0, 0, 0, len(op.operands)]
+    index = 0
+    for group, count in enumerate(counts):
+        for operand in op.operands[index : index + count]:
+            if group < 3 and not isinstance(operand.type, IndexType):
+                raise VerifyException(
+                    f"operand #{index} must be variadic of index, but got {quoted(operand.type)}"
+                )
+            if group == 3 and not isinstance(operand.type, TensorType):
+                raise VerifyException(
+                    f"operand #{index} must be variadic of ranked tensor of any type values, "
+                    f"but got {quoted(operand.type)}"
+                )
+            index += 1
+    verify_single_block(op)
+    verify_sized_regions(op, ("region",))
+
+
+def _forall_custom(op: Operation) -> None:
+    from xgpu.dialects.scf.forall import ForallOp
+
+    assert isinstance(op, ForallOp)
+    rank = op.rank()
+    outputs = op.outputs
+    if len(op.results) != len(outputs):
+        raise VerifyException(
+            f"produces {len(op.results)} results, but has only {len(outputs)} outputs"
+        )
+    args = op.body.block.args
+    if len(args) != rank + len(outputs):
+        raise VerifyException(f"region expects {rank} arguments")
+    for i in range(rank):
+        if not isinstance(args[i].type, IndexType):
+            raise VerifyException(f"expects {i}-th block argument to be an index")
+    for i, output in enumerate(outputs):
+        if args[rank + i].type != output.type:
+            raise VerifyException(
+                f"type mismatch between {i}-th output and corresponding block argument"
+            )
+    if op.mapping is not None and op.mapping.data:
+        masks = [m for m in op.mapping.data if getattr(m, "name", None) == "gpu.mask"]
+        if len(op.mapping.data) - len(masks) != rank:
+            raise VerifyException("mapping attribute size must match op rank")
+        if len(masks) > 1:
+            raise VerifyException('"mapping" supports at most one device masking attribute')
+    groups = (
+        (op.static_lower_bound, op.dynamic_lower_bound),
+        (op.static_upper_bound, op.dynamic_upper_bound),
+        (op.static_step, op.dynamic_step),
+    )
+    for name, (static, dynamic) in zip(_FORALL_GROUPS, groups):
+        values = list(static.iter_values())
+        # Reported at the op without the "'scf.forall' op" prefix.
+        if len(values) != rank:
+            raise OpDiagnostic(f"expected {rank} {name} values, got {len(values)}", prefix=False)
+        expected = values.count(ForallOp.DYNAMIC)
+        if len(dynamic) != expected:
+            raise OpDiagnostic(f"expected {expected} dynamic {name} values", prefix=False)
+
+
+register("scf.forall", before=_forall_before, replace_custom=True, custom=_forall_custom)
+
+
+def _in_parallel_custom(op: Operation) -> None:
+    parent = op.parent_op()
+    if parent is None or op_name(parent) != "scf.forall":
+        raise VerifyException("expected forall op parent")
+    block = op.regions[0].blocks.first
+    if block is None:
+        return
+    outs = set(parent.regions[0].block.args[len(parent.properties["staticLowerBound"]) :])
+    for nested in block.ops:
+        if op_name(nested) != "tensor.parallel_insert_slice":
+            raise VerifyException("expected only ParallelCombiningOpInterface ops")
+        if len(nested.operands) < 2 or nested.operands[1] not in outs:
+            raise OpDiagnostic("may only insert into an output block argument", op=nested)
+
+
+register("scf.forall.in_parallel", custom=_in_parallel_custom)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseArrayBase, UnregisteredOp, i32
 from xdsl.ir import Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, OpDef, VariadicDef
-from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import (
@@ -187,6 +187,19 @@ def _ods_shape(op_type: type[IRDLOperation]) -> _OdsShape:
     return shape
 
 
+def _in_allowed_parent(op: Operation) -> bool:
+    """Whether `op`'s HasParent traits hold (MLIR checks them before a
+    terminator's position: a terminator outside its parent op is reported
+    as such)."""
+    parent = op.parent_op()
+    for trait in op.get_traits_of_type(HasParent):
+        if parent is None or not isinstance(parent, trait.op_types):
+            if len(trait.op_types) == 1:
+                raise VerifyException(f"expects parent op '{trait.op_types[0].name}'")
+            return False  # the op's own checks say which parents it accepts
+    return True
+
+
 def _verify_own(op: Operation) -> None:
     """The checks of `op` itself: its gpu dialect attributes, its successors, its
     position if it is a terminator, its invariants and custom verifier."""
@@ -200,6 +213,7 @@ def _verify_own(op: Operation) -> None:
         and op.has_trait(IsTerminator)
         and op.parent is not None
         and op.parent.last_op is not op
+        and _in_allowed_parent(op)
     ):
         raise VerifyException("must be the last operation in the parent block")
     verify_op(op)

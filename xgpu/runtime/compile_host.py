@@ -41,6 +41,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -417,12 +418,18 @@ def _h_scf_for(c: HostCompiler, op: Operation) -> None:
     carried = c.vs(body.args[1:])
     c.assign(carried, c.vs(op.iter_args), op)
     lb, ub, step = c.v(op.lb), c.v(op.ub), c.v(op.step)
-    if "unsignedCmp" in op.properties or "unsignedCmp" in op.attributes:
-        bits = 64
+    unsigned = "unsignedCmp" in op.properties or "unsignedCmp" in op.attributes
+    if unsigned:
+        # The bounds and step read as unsigned numbers of the bounds' width;
+        # the induction variable keeps its signed value in the body.
+        lb_type = op.lb.type
+        bits = lb_type.width.data if isinstance(lb_type, IntegerType) else 64
         mask = (1 << bits) - 1
-        lb, ub = f"({lb} & {mask})", f"({ub} & {mask})"
+        lb, ub, step = f"({lb} & {mask})", f"({ub} & {mask})", f"({step} & {mask})"
     c.w(f"for {iv} in range({lb}, {ub}, {step}):", op)
     c.w.indent += 1
+    if unsigned:
+        c.w(f"{iv} = {iv} - {1 << bits} if {iv} >= {1 << (bits - 1)} else {iv}", op)
     c.region(op.body, c.yield_to(carried))
     c.w.indent -= 1
     c.assign(c.vs(op.results), carried)

@@ -290,6 +290,14 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
             finally:
                 self._region_depth -= 1
 
+    def parse_region(self, arguments=None):
+        region = self.parse_optional_region(arguments)
+        if region is None:
+            # MLIR's generic parser reports it (not the custom op's parser).
+            with _generic_parse():
+                self.raise_error("expected '{' to begin a region")
+        return region
+
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # mlir-opt 22 registers MLIR's `test` dialect, which allows unknown ops:
         # a generic `"test.anything"(...)` op needs no --allow-unregistered-dialect.

@@ -27,13 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from xgpu import diagnostics
+from xgpu.dialects import scf
 from xgpu.dialects.gpu.attributes import LoopDimMapAttr, Processor
 
 MAPPING_ATTR = "mapping"

@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, scf
+from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -96,6 +96,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.hints import isa
 
 from xgpu import diagnostics
+from xgpu.dialects import scf
 from xgpu.dialects.affine.simple import ApplyOp as XApplyOp
 from xgpu.dialects.gpu.attributes import LoopDimMapAttr, Processor
 from xgpu.dialects.gpu.launch import LaunchOp, TerminatorOp

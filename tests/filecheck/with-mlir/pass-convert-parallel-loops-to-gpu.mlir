@@ -4,7 +4,7 @@
 
 // xgpu-opt -p convert-parallel-loops-to-gpu against mlir-opt
 // --convert-parallel-loops-to-gpu, chunk by chunk. scf.parallel is written in
-// generic form: xDSL 0.75 has no custom syntax for it (mlir-opt reads both).
+// generic form (xgpu-opt reads and prints the custom form too).
 // Inputs on which mlir-opt fails (a used result of an outermost loop, a used
 // induction variable without mapping entry) are in
 // tests/filecheck/transforms/convert-parallel-loops-to-gpu.mlir.

@@ -3,8 +3,8 @@
 // RUN: %mlir-diff --pass 'gpu-map-parallel-loops{mapping-policy=Outermost-First}' %s
 
 // xgpu-opt -p gpu-map-parallel-loops against mlir-opt --gpu-map-parallel-loops,
-// chunk by chunk. scf.parallel is written in generic form: xDSL 0.75 has no
-// custom syntax for it (mlir-opt reads both).
+// chunk by chunk. scf.parallel is written in generic form (xgpu-opt reads
+// and prints the custom form too, see scf-ops.mlir).
 
 // Outermost loop: blocks; loops directly in its body: threads; deeper and
 // extra dimensions: sequential. A loop nested in an scf.for is not mapped (it

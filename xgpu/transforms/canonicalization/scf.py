@@ -35,8 +35,7 @@ behaviour (`register` at the end), from `SCF.cpp`:
 Not ported (xgpu leaves such ops as they are): patterns on tensors
 (`ForOpTensorCastFolder`), scf.while's own patterns (WhileConditionTruth,
 WhileMoveIfDown, loop-invariant arguments, ...), scf.parallel's, and the
-inlining of multi-block `scf.execute_region` regions. (xDSL 0.75 cannot parse
-`scf.parallel` nor `scf.for unsigned` in custom syntax.)
+inlining of multi-block `scf.execute_region` regions.
 """
 
 from __future__ import annotations
@@ -44,13 +43,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from xgpu.dialects import arith as xgpu_arith
+from xgpu.dialects import scf
 from xgpu.transforms.canonicalization.arith import (
     const_attr,
     defining_op,
@@ -115,6 +115,7 @@ def _new_for(op: scf.ForOp, inits: Sequence[SSAValue]) -> scf.ForOp:
     if not inits:
         block.add_op(scf.YieldOp())
     new = scf.ForOp(op.lb, op.ub, op.step, inits, Region(block))
+    new.properties.update(op.properties)
     new.attributes.update(op.attributes)
     return new
 
@@ -195,7 +196,7 @@ def static_trip_count(op: scf.ForOp) -> int | None:
     width = int_width(op.lb.type)
     if width is None:
         return None
-    signed = "unsignedCmp" not in op.attributes
+    signed = "unsignedCmp" not in op.properties and "unsignedCmp" not in op.attributes
     if op.lb == op.ub:
         return 0
     step = _constant_int(op.step)
@@ -650,7 +651,8 @@ class SingleBlockExecuteInliner(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ExecuteRegionOp, rewriter: PatternRewriter, /) -> None:
-        if len(op.region.blocks) != 1 or "no_inline" in op.attributes:
+        no_inline = "no_inline" in op.properties or "no_inline" in op.attributes
+        if len(op.region.blocks) != 1 or no_inline:
             return
         replace_op_with_region(rewriter, op, op.region)
 
