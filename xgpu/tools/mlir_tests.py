@@ -5,8 +5,10 @@
 For each `*.mlir` file of DIR (or each FILE given), every `// RUN:` line (with
 its `\\` continuations) is run by bash, as lit would run it, after these
 substitutions: `%s` (the file), `%S`/`%p` (its folder), `%t`/`%T` (scratch
-paths), `mlir-opt` -> the `--opt` command, `FileCheck` -> `--filecheck` (the pip
-`filecheck` by default) and lit's `not` (inverts the exit status of the command
+paths), `mlir-opt` -> the `--opt` command (`xgpu-opt --mlir-style` by default),
+`FileCheck` -> `--filecheck` (by default LLVM's FileCheck where one is installed,
+e.g. Debian's `FileCheck-14`, else the pip `filecheck`, which reads some
+CHECK-NOT lines differently) and lit's `not` (inverts the exit status of the command
 it prefixes). Pipes fail as soon as one of their commands fails (lit's
 pipefail). Each RUN line is reported PASS, FAIL (with the first lines of its
 output) or UNSUPPORTED: it names a pass that xgpu-opt does not have (the names
@@ -370,6 +372,16 @@ def test_files(paths: list[str]) -> list[Path]:
 
 
 # ------------------------------------------------------------------- driver
+def default_filecheck() -> str:
+    """LLVM's FileCheck (newest installed), else the pip `filecheck`."""
+    import shutil
+
+    for version in ("", *(f"-{v}" for v in range(30, 13, -1))):
+        if shutil.which(f"FileCheck{version}"):
+            return f"FileCheck{version}"
+    return "filecheck"
+
+
 def indent(text: str, by: str = "      ") -> str:
     return "\n".join(by + line for line in text.splitlines())
 
@@ -404,8 +416,12 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m xgpu.tools.mlir_tests", description=__doc__.splitlines()[0]
     )
     ap.add_argument("paths", nargs="+", help="folders of *.mlir test files, or files")
-    ap.add_argument("--opt", default="xgpu-opt", help="the command put in mlir-opt's place")
-    ap.add_argument("--filecheck", default="filecheck", help="the command put for FileCheck")
+    ap.add_argument(
+        "--opt", default="xgpu-opt --mlir-style", help="the command put in mlir-opt's place"
+    )
+    ap.add_argument(
+        "--filecheck", default=default_filecheck(), help="the command put for FileCheck"
+    )
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per RUN line")
     ap.add_argument(
         "--xdsl-flags", action="store_true", help="respell mlir-opt's flags as xdsl-opt's"
