@@ -17,7 +17,7 @@ from xdsl.ir import Dialect
 # Dialect name -> module of xgpu.dialects whose `dialect()` builds it (from
 # xDSL's dialect of that name, see xgpu.dialects.derive). Imported lazily:
 # a dialect is built the first time the parser meets one of its names.
-DERIVED_DIALECTS: dict[str, str] = {}
+DERIVED_DIALECTS: dict[str, str] = {"memref": "memref"}
 
 
 def _derived_factory(module: str) -> Callable[[], Dialect]:
