@@ -1,7 +1,8 @@
 """MLIR 22's memref dialect: xDSL 0.75's, with xgpu's classes for the ops
 xDSL reads, prints or verifies otherwise than mlir-opt 22 (each subclasses
-xDSL's op of the same name), and the ops xDSL lacks (realloc,
-generic_atomic_rmw, atomic_yield, prefetch, reshape, transpose)."""
+xDSL's op of the same name, so `isinstance` checks against xDSL's classes
+hold), and the ops xDSL lacks (realloc, generic_atomic_rmw, atomic_yield,
+prefetch, reshape, transpose)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,81 @@ from xdsl.ir import Dialect
 
 from xgpu.dialects import xdsl_dialect
 from xgpu.dialects.derive import derived_dialect
-from xgpu.dialects.memref.access import ACCESS_OPS
-from xgpu.dialects.memref.alloc import ALLOC_OPS
-from xgpu.dialects.memref.views import VIEW_OPS
+from xgpu.dialects.memref.access import (
+    ACCESS_OPS,
+    AtomicRMWOp,
+    AtomicYieldOp,
+    CopyOp,
+    DimOp,
+    GenericAtomicRMWOp,
+    LoadOp,
+    PrefetchOp,
+    RankOp,
+    StoreOp,
+)
+from xgpu.dialects.memref.alloc import (
+    ALLOC_OPS,
+    AllocaOp,
+    AllocaScopeOp,
+    AllocaScopeReturnOp,
+    AllocOp,
+    DeallocOp,
+    GetGlobalOp,
+    GlobalOp,
+    ReallocOp,
+)
+from xgpu.dialects.memref.views import (
+    VIEW_OPS,
+    AssumeAlignmentOp,
+    CastOp,
+    CollapseShapeOp,
+    ExpandShapeOp,
+    ExtractAlignedPointerAsIndexOp,
+    ExtractStridedMetaDataOp,
+    MemorySpaceCastOp,
+    ReinterpretCastOp,
+    ReshapeOp,
+    SubviewOp,
+    TransposeOp,
+    ViewOp,
+)
 
 
 def dialect() -> Dialect:
     return derived_dialect(
         xdsl_dialect("memref"), "memref", ops=[*ALLOC_OPS, *ACCESS_OPS, *VIEW_OPS]
     )
+
+
+__all__ = [
+    "AllocOp",
+    "AllocaOp",
+    "AllocaScopeOp",
+    "AllocaScopeReturnOp",
+    "AssumeAlignmentOp",
+    "AtomicRMWOp",
+    "AtomicYieldOp",
+    "CastOp",
+    "CollapseShapeOp",
+    "CopyOp",
+    "DeallocOp",
+    "DimOp",
+    "ExpandShapeOp",
+    "ExtractAlignedPointerAsIndexOp",
+    "ExtractStridedMetaDataOp",
+    "GenericAtomicRMWOp",
+    "GetGlobalOp",
+    "GlobalOp",
+    "LoadOp",
+    "MemorySpaceCastOp",
+    "PrefetchOp",
+    "RankOp",
+    "ReallocOp",
+    "ReinterpretCastOp",
+    "ReshapeOp",
+    "StoreOp",
+    "SubviewOp",
+    "TransposeOp",
+    "ViewOp",
+    "dialect",
+]

@@ -9,8 +9,6 @@ generic_atomic_rmw (and atomic_yield), prefetch, copy, dim and rank.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -541,7 +539,6 @@ class DimOp(MemRefOp, xmemref.DimOp):
     index = operand_def(IndexType)
     result = result_def(IndexType)
     assembly_format = "attr-dict $source `,` $index `:` type($source)"
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("dim",)
 
     def verify_(self) -> None:
         if not is_memref(self.source.type):

@@ -10,8 +10,6 @@ alloca_scope (and its return), global and get_global.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -148,7 +146,6 @@ class AllocOp(_AllocLike, xmemref.AllocOp):
     memref = result_def(AnyAttr())
     alignment = opt_prop_def(AnyAttr())
     assembly_format = None
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("alloc",)
 
 
 @irdl_op_definition
@@ -159,7 +156,6 @@ class AllocaOp(_AllocLike, xmemref.AllocaOp):
     memref = result_def(AnyAttr())
     alignment = opt_prop_def(AnyAttr())
     assembly_format = None
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("alloca",)
 
 
 @irdl_op_definition

@@ -1,12 +1,10 @@
 """Helpers shared by xgpu's memref ops: an op's attribute dictionary with its
 inherent attributes (MLIR's properties, which the custom forms write in the
-attribute dictionary), MLIR's default result names, and type descriptions as
-MLIR's diagnostics spell them."""
+attribute dictionary), and types as MLIR's diagnostics spell them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -21,18 +19,14 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xgpu.dialects.gpu.utils import MLIRResultNames
 from xgpu.ir.printer import attribute_text
 
 
-class MemRefOp(MLIRResultNames, IRDLOperation):
-    """A memref op with MLIR's default result names (`%alloc`, `%cast`, ...).
-
-    Listed before the xDSL op it replaces, it also resets the parser and
-    printer that xDSL's declarative format generated for that op, so that the
-    subclass may have its own format or its own `parse`/`print`."""
-
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ()
+class MemRefOp(IRDLOperation):
+    """Base of xgpu's memref ops. Listed before the xDSL op it replaces, it
+    resets the parser and printer that xDSL's declarative format generated
+    for that op, so that the subclass may have its own format or its own
+    `parse`/`print`."""
 
     parse = classmethod(Operation.parse.__func__)  # type: ignore[attr-defined]
     print = Operation.print

@@ -136,7 +136,6 @@ class CastOp(MemRefOp, xmemref.CastOp):
     source = operand_def(AnyAttr())
     dest = result_def(AnyAttr())
     assembly_format = _CAST_FORMAT
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("cast",)
 
     def verify_(self) -> None:
         _check_memref_operand(self.source.type)
@@ -156,7 +155,6 @@ class MemorySpaceCastOp(MemRefOp, xmemref.MemorySpaceCastOp):
     source = operand_def(AnyAttr())
     dest = result_def(AnyAttr())
     assembly_format = _CAST_FORMAT
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("memspacecast",)
 
     def verify_(self) -> None:
         _check_memref_operand(self.source.type)
@@ -179,7 +177,6 @@ class SubviewOp(MemRefOp, xmemref.SubviewOp):
     static_sizes = prop_def(DenseArrayBase.constr(i64))
     static_strides = prop_def(DenseArrayBase.constr(i64))
     result = result_def(MemRefType)
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("subview",)
 
 
 @irdl_op_definition
@@ -196,7 +193,6 @@ class ReinterpretCastOp(MemRefOp, xmemref.ReinterpretCastOp):
     static_sizes = prop_def(DenseArrayBase.constr(i64))
     static_strides = prop_def(DenseArrayBase.constr(i64))
     result = result_def(MemRefType)
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("reinterpret_cast",)
 
     def verify_(self) -> None:
         _check_memref_operand(self.source.type)
@@ -239,7 +235,6 @@ class ExpandShapeOp(MemRefOp, xmemref.ExpandShapeOp):
     static_output_shape = prop_def(DenseArrayBase.constr(i64))
     result = result_def(MemRefType)
     reassociation = prop_def(ContiguousArrayOfIntArray())
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("expand_shape",)
 
 
 @irdl_op_definition
@@ -248,7 +243,6 @@ class CollapseShapeOp(MemRefOp, xmemref.CollapseShapeOp):
     src = operand_def(MemRefType)
     result = result_def(MemRefType)
     reassociation = prop_def(ContiguousArrayOfIntArray())
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("collapse_shape",)
 
 
 @irdl_op_definition
@@ -263,7 +257,6 @@ class ReshapeOp(MemRefOp):
 
     traits = traits_def(Pure())
     assembly_format = "$source `(` $shape `)` attr-dict `:` functional-type(operands, results)"
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("reshape",)
 
     def verify_(self) -> None:
         _check_memref_operand(self.source.type)
@@ -288,7 +281,6 @@ class ViewOp(MemRefOp, xmemref.ViewOp):
     byte_shift = operand_def(IndexType)
     sizes = var_operand_def(IndexType)
     result = result_def(MemRefType)
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("view",)
 
 
 @irdl_op_definition
@@ -302,7 +294,6 @@ class TransposeOp(MemRefOp):
     result = result_def(MemRefType)
 
     traits = traits_def(Pure())
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("transpose",)
 
     def verify_(self) -> None:
         amap = self.permutation.data
@@ -355,7 +346,6 @@ class ExtractStridedMetaDataOp(MemRefOp, xmemref.ExtractStridedMetaDataOp):
     offset = result_def(IndexType)
     sizes = var_result_def(IndexType)
     strides = var_result_def(IndexType)
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("base_buffer", "offset", "sizes", "strides")
 
 
 @irdl_op_definition
@@ -366,7 +356,6 @@ class ExtractAlignedPointerAsIndexOp(MemRefOp, xmemref.ExtractAlignedPointerAsIn
     source = operand_def(AnyAttr())
     aligned_pointer = result_def(IndexType)
     assembly_format = "$source `:` type($source) `->` type(results) attr-dict"
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("intptr",)
 
     def verify_(self) -> None:
         _check_memref_operand(self.source.type)
@@ -381,7 +370,6 @@ class AssumeAlignmentOp(MemRefOp, xmemref.AssumeAlignmentOp):
     memref = operand_def(T)
     alignment = prop_def(IntegerAttr[I32])
     result = result_def(T)
-    MLIR_RESULT_NAMES: ClassVar[tuple[str, ...]] = ("assume_align",)
 
     def verify_(self) -> None:
         value = self.alignment
