@@ -61,6 +61,8 @@ from xgpu.dialects.memref.common import (
     quoted,
     verify_alignment_attr,
 )
+from xgpu.ir.region_checks import RegionVerifier
+from xgpu.ir.upstream_verifiers import Edge, verify_edges
 
 _INDEX = IndexType()
 
@@ -229,7 +231,7 @@ class AllocaScopeReturnOp(MemRefOp, xmemref.AllocaScopeReturnOp):
 
 
 @irdl_op_definition
-class AllocaScopeOp(MemRefOp, xmemref.AllocaScopeOp):
+class AllocaScopeOp(MemRefOp, RegionVerifier, xmemref.AllocaScopeOp):
     """`memref.alloca_scope  (-> (types))? region attr-dict`; the terminator is
     printed only when it returns values."""
 
@@ -238,7 +240,15 @@ class AllocaScopeOp(MemRefOp, xmemref.AllocaScopeOp):
     scope = region_def()
 
     def verify_(self) -> None:
-        return None
+        self.run_region_checks()
+
+    def verify_regions_(self) -> None:
+        """MLIR's RegionBranchOpInterface check: the returned values match the
+        results."""
+        block = self.scope.blocks.first
+        last = block.last_op if block is not None else None
+        if isinstance(last, xmemref.AllocaScopeReturnOp):
+            verify_edges(self, [Edge(last, None, last.ops, self.res)])
 
     @classmethod
     def parse(cls, parser: Parser) -> AllocaScopeOp:
