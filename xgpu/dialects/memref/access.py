@@ -339,7 +339,7 @@ class GenericAtomicRMWOp(MemRefOp):
     memref = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     result = result_def(AnyAttr())
-    atomic_body = region_def("single_block")
+    atomic_body = region_def()
 
     traits = lazy_traits_def(lambda: (MemoryReadEffect(), MemoryWriteEffect()))
 
@@ -425,9 +425,10 @@ class PrefetchOp(MemRefOp):
 
     memref = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
+    # In name order: MLIR reports the first missing one in this order.
+    isDataCache = prop_def(BoolAttr)
     isWrite = prop_def(BoolAttr)
     localityHint = prop_def(IntegerAttr)
-    isDataCache = prop_def(BoolAttr)
 
     def verify_(self) -> None:
         hint = self.localityHint

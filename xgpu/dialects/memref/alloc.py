@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     NoneAttr,
+    ShapedType,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
@@ -61,6 +62,7 @@ from xgpu.dialects.memref.common import (
     quoted,
     verify_alignment_attr,
 )
+from xgpu.ir.printer import attribute_text
 from xgpu.ir.region_checks import RegionVerifier
 from xgpu.ir.upstream_verifiers import Edge, verify_edges
 
@@ -316,19 +318,31 @@ class GlobalOp(MemRefOp, xmemref.GlobalOp):
                 f'"{vis.data}"'
             )
         type_ = self.type
-        if not isinstance(type_, MemRefType) or any(d < 0 for d in type_.get_shape()):
+        if not isinstance(type_, MemRefType):
+            raise VerifyException(
+                "attribute 'type' failed to satisfy constraint: memref type attribute"
+            )
+        if any(d < 0 for d in type_.get_shape()):
             raise VerifyException(f"type should be static shaped memref, but got {quoted(type_)}")
         init = self.initial_value
         if init is not None and not isinstance(init, UnitAttr):
             if not isinstance(init, _ELEMENTS):
                 raise VerifyException(
-                    f"initial value should be a unit or elements attribute, but got {quoted(init)}"
+                    "initial value should be a unit or elements attribute, but got "
+                    + attribute_text(init)
                 )
-            expected = TensorType(type_.element_type, type_.get_shape())
-            if init.get_type() != expected:
+            init_type = init.get_type()
+            assert isinstance(init_type, ShapedType)
+            if init_type.get_element_type() != type_.element_type:
                 raise VerifyException(
-                    f"initial value expected to be of type {quoted(expected)}, but was of "
-                    f"type {quoted(init.get_type())}"
+                    f"initial value element expected to be of type {quoted(type_.element_type)}, "
+                    f"but was of type {quoted(init_type.get_element_type())}"
+                )
+            if tuple(init_type.get_shape()) != tuple(type_.get_shape()):
+                expected = ", ".join(str(d) for d in type_.get_shape())
+                found = ", ".join(str(d) for d in init_type.get_shape())
+                raise VerifyException(
+                    f"initial value shape expected to be {expected} but was {found}"
                 )
         verify_alignment_attr(self.alignment, positive_pow2=True)
 

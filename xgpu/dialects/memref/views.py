@@ -47,6 +47,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.memref.common import MemRefOp, is_memref, print_attr_dict, quoted
 from xgpu.ir.affine_text import affine_map_text
 
@@ -110,19 +111,46 @@ def _check_memref_operand(value_type: Attribute, what: str = "operand #0") -> No
         )
 
 
-def _verify_offsets_sizes_strides(op: IRDLOperation, rank: int) -> None:
-    """MLIR's OffsetSizeAndStrideOpInterface checks: one dynamic operand per
-    dynamic entry of each static list, and as many sizes as the result rank."""
-    for what, static, dynamic in (
-        ("offset", op.static_offsets, op.offsets),
-        ("size", op.static_sizes, op.sizes),
-        ("stride", op.static_strides, op.strides),
-    ):
-        expected = sum(1 for v in static.get_values() if v == DYNAMIC_INDEX)
+def verify_offsets_sizes_strides(op: IRDLOperation, ranks: tuple[int, int, int]) -> None:
+    """MLIR's OffsetSizeAndStrideOpInterface checks of subview and
+    reinterpret_cast (reported without the op prefix, as MLIR does): the
+    lists agree in length, have `ranks` entries (offsets, sizes, strides), and
+    one operand per dynamic entry."""
+    lists = (
+        ("offset", op.static_offsets.get_values(), op.offsets),
+        ("size", op.static_sizes.get_values(), op.sizes),
+        ("stride", op.static_strides.get_values(), op.strides),
+    )
+    offsets, sizes, strides = (len(static) for _, static, _ in lists)
+    single_offset = ranks[0] == 1 and offsets == 1
+    if not single_offset and offsets != sizes:
+        raise _unprefixed(
+            f"expected mixed offsets rank to match mixed sizes rank ({offsets} vs {sizes}) "
+            "so the rank of the result type is well-formed."
+        )
+    if sizes != strides:
+        raise _unprefixed(
+            f"expected mixed sizes rank to match mixed strides rank ({sizes} vs {strides}) "
+            "so the rank of the result type is well-formed."
+        )
+    for (what, static, _), rank in zip(lists, ranks):
+        if len(static) != rank:
+            raise _unprefixed(f"expected {rank} {what} values, got {len(static)}")
+    for what, static, dynamic in lists:
+        expected = sum(1 for v in static if v == DYNAMIC_INDEX)
         if expected != len(dynamic):
-            raise VerifyException(f"expected {expected} dynamic {what} values")
-    if len(op.static_sizes) != rank:
-        raise VerifyException(f"expected {rank} size values")
+            raise _unprefixed(
+                f"expected the number of '{what}s' to match the number of dynamic entries in "
+                f"'static_{what}s' ({len(dynamic)} vs {expected})"
+            )
+
+
+def _unprefixed(message: str) -> OpDiagnostic:
+    return OpDiagnostic(message, prefix=False)
+
+
+def _static_text(value: int) -> str:
+    return "dynamic" if value == DYNAMIC_INDEX else str(value)
 
 
 _CAST_FORMAT = "$source attr-dict `:` type($source) `to` type($dest)"
@@ -170,6 +198,13 @@ class MemorySpaceCastOp(MemRefOp, xmemref.MemorySpaceCastOp):
 class SubviewOp(MemRefOp, xmemref.SubviewOp):
     name = "memref.subview"
     source = operand_def(MemRefType)
+
+    def verify_(self) -> None:
+        source = self.source.type
+        assert isinstance(source, MemRefType)
+        rank = len(source.get_shape())
+        verify_offsets_sizes_strides(self, (rank, rank, rank))
+
     offsets = var_operand_def(IndexType)
     sizes = var_operand_def(IndexType)
     strides = var_operand_def(IndexType)
@@ -203,27 +238,44 @@ class ReinterpretCastOp(MemRefOp, xmemref.ReinterpretCastOp):
                 f"result #0 must be memref of any type values, but got {quoted(dst)}"
             )
         if src.memory_space != dst.memory_space:
-            raise VerifyException(
+            raise _unprefixed(
                 f"different memory spaces specified for source type {quoted(src)} and result "
                 f"memref type {quoted(dst)}"
             )
         if src.element_type != dst.element_type:
-            raise VerifyException(
+            raise _unprefixed(
                 f"different element types specified for source type {quoted(src)} and result "
                 f"memref type {quoted(dst)}"
             )
-        _verify_offsets_sizes_strides(self, len(dst.get_shape()))
+        rank = len(dst.get_shape())
+        verify_offsets_sizes_strides(self, (1, rank, rank))
         for dim, (actual, expected) in enumerate(
             zip(dst.get_shape(), self.static_sizes.get_values())
         ):
-            if expected == DYNAMIC_INDEX and actual != DYNAMIC_INDEX:
-                raise VerifyException(
-                    f"expected result type with dynamic size instead of {actual} in dim = {dim}"
+            if actual != DYNAMIC_INDEX and actual != expected:
+                raise _unprefixed(
+                    f"expected result type with size = {_static_text(expected)} instead of "
+                    f"{actual} in dim = {dim}"
                 )
-            if expected != DYNAMIC_INDEX and expected != actual:
-                raise VerifyException(
-                    f"expected result type with size = {expected} instead of {actual} in "
-                    f"dim = {dim}"
+        try:
+            strides, offset = dst.get_strides(), dst.get_offset()
+        except Exception:
+            strides, offset = None, None
+        if strides is None:
+            raise _unprefixed(
+                f"expected result type to have strided layout but found {quoted(dst)}"
+            )
+        expected_offset = self.static_offsets.get_values()[0]
+        if offset is not None and offset != expected_offset:
+            raise _unprefixed(
+                f"expected result type with offset = {_static_text(expected_offset)} instead "
+                f"of {offset}"
+            )
+        for dim, (actual, expected) in enumerate(zip(strides, self.static_strides.get_values())):
+            if actual is not None and actual != expected:
+                raise _unprefixed(
+                    f"expected result type with stride = {_static_text(expected)} instead of "
+                    f"{actual} in dim = {dim}"
                 )
 
 
