@@ -33,17 +33,20 @@ from xgpu.dialects.memref.alloc import (
     GlobalOp,
     ReallocOp,
 )
+from xgpu.dialects.memref.reshapes import (
+    RESHAPE_OPS,
+    CollapseShapeOp,
+    ExpandShapeOp,
+    ReshapeOp,
+)
 from xgpu.dialects.memref.views import (
     VIEW_OPS,
     AssumeAlignmentOp,
     CastOp,
-    CollapseShapeOp,
-    ExpandShapeOp,
     ExtractAlignedPointerAsIndexOp,
     ExtractStridedMetaDataOp,
     MemorySpaceCastOp,
     ReinterpretCastOp,
-    ReshapeOp,
     SubviewOp,
     TransposeOp,
     ViewOp,
@@ -52,7 +55,7 @@ from xgpu.dialects.memref.views import (
 
 def dialect() -> Dialect:
     return derived_dialect(
-        xdsl_dialect("memref"), "memref", ops=[*ALLOC_OPS, *ACCESS_OPS, *VIEW_OPS]
+        xdsl_dialect("memref"), "memref", ops=[*ALLOC_OPS, *ACCESS_OPS, *RESHAPE_OPS, *VIEW_OPS]
     )
 
 

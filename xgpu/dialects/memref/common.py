@@ -85,3 +85,11 @@ def verify_alignment_attr(value: Attribute | None, positive_pow2: bool = False) 
 
 def resolve_all(parser: Parser, operands: Sequence, type_: Attribute) -> list[SSAValue]:
     return [parser.resolve_operand(o, type_) for o in operands]
+
+
+def check_memref_operand(value_type: Attribute, what: str = "operand #0") -> None:
+    if not is_memref(value_type):
+        raise VerifyException(
+            f"{what} must be ranked or unranked memref of any type values, but got "
+            f"{quoted(value_type)}"
+        )

@@ -22,12 +22,12 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    NoneAttr,
     UnrankedMemRefType,
     i8,
     i32,
     i64,
 )
-from xdsl.dialects.utils.reshape_ops_utils import ContiguousArrayOfIntArray
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     AnyAttr,
@@ -48,8 +48,15 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
-from xgpu.dialects.memref.common import MemRefOp, is_memref, print_attr_dict, quoted
+from xgpu.dialects.memref.common import (
+    MemRefOp,
+    check_memref_operand,
+    is_memref,
+    print_attr_dict,
+    quoted,
+)
 from xgpu.ir.affine_text import affine_map_text
+from xgpu.ir.printer import attribute_text
 
 
 def _compatible_dims(a: int, b: int) -> bool:
@@ -101,14 +108,6 @@ def space_cast_compatible(a: Attribute, b: Attribute) -> bool:
     if isinstance(a, UnrankedMemRefType) and isinstance(b, UnrankedMemRefType):
         return a.element_type == b.element_type
     return False
-
-
-def _check_memref_operand(value_type: Attribute, what: str = "operand #0") -> None:
-    if not is_memref(value_type):
-        raise VerifyException(
-            f"{what} must be ranked or unranked memref of any type values, but got "
-            f"{quoted(value_type)}"
-        )
 
 
 def verify_offsets_sizes_strides(op: IRDLOperation, ranks: tuple[int, int, int]) -> None:
@@ -166,8 +165,8 @@ class CastOp(MemRefOp, xmemref.CastOp):
     assembly_format = _CAST_FORMAT
 
     def verify_(self) -> None:
-        _check_memref_operand(self.source.type)
-        _check_memref_operand(self.dest.type, "result #0")
+        check_memref_operand(self.source.type)
+        check_memref_operand(self.dest.type, "result #0")
         if not cast_compatible(self.source.type, self.dest.type):
             raise VerifyException(
                 f"operand type {quoted(self.source.type)} and result type "
@@ -185,8 +184,8 @@ class MemorySpaceCastOp(MemRefOp, xmemref.MemorySpaceCastOp):
     assembly_format = _CAST_FORMAT
 
     def verify_(self) -> None:
-        _check_memref_operand(self.source.type)
-        _check_memref_operand(self.dest.type, "result #0")
+        check_memref_operand(self.source.type)
+        check_memref_operand(self.dest.type, "result #0")
         if not space_cast_compatible(self.source.type, self.dest.type):
             raise VerifyException(
                 f"operand type {quoted(self.source.type)} and result type "
@@ -230,7 +229,7 @@ class ReinterpretCastOp(MemRefOp, xmemref.ReinterpretCastOp):
     result = result_def(MemRefType)
 
     def verify_(self) -> None:
-        _check_memref_operand(self.source.type)
+        check_memref_operand(self.source.type)
         src, dst = self.source.type, self.result.type
         assert isinstance(src, MemRefType | UnrankedMemRefType)
         if not isinstance(dst, MemRefType):
@@ -280,59 +279,94 @@ class ReinterpretCastOp(MemRefOp, xmemref.ReinterpretCastOp):
 
 
 @irdl_op_definition
-class ExpandShapeOp(MemRefOp, xmemref.ExpandShapeOp):
-    name = "memref.expand_shape"
-    src = operand_def(MemRefType)
-    output_shape = var_operand_def(IndexType)
-    static_output_shape = prop_def(DenseArrayBase.constr(i64))
-    result = result_def(MemRefType)
-    reassociation = prop_def(ContiguousArrayOfIntArray())
-
-
-@irdl_op_definition
-class CollapseShapeOp(MemRefOp, xmemref.CollapseShapeOp):
-    name = "memref.collapse_shape"
-    src = operand_def(MemRefType)
-    result = result_def(MemRefType)
-    reassociation = prop_def(ContiguousArrayOfIntArray())
-
-
-@irdl_op_definition
-class ReshapeOp(MemRefOp):
-    """`memref.reshape %m(%shape) attr-dict : (type, shape type) -> type`."""
-
-    name = "memref.reshape"
-
-    source = operand_def(AnyAttr())
-    shape = operand_def(MemRefType)
-    result = result_def(AnyAttr())
-
-    traits = traits_def(Pure())
-    assembly_format = "$source `(` $shape `)` attr-dict `:` functional-type(operands, results)"
-
-    def verify_(self) -> None:
-        _check_memref_operand(self.source.type)
-        _check_memref_operand(self.result.type, "result #0")
-        src, dst = self.source.type, self.result.type
-        assert isinstance(src, MemRefType | UnrankedMemRefType)
-        assert isinstance(dst, MemRefType | UnrankedMemRefType)
-        if src.element_type != dst.element_type:
-            raise VerifyException(
-                "element types of source and destination memref types should be the same"
-            )
-        if src.memory_space != dst.memory_space:
-            raise VerifyException(
-                "memory spaces of source and destination memref types should be the same"
-            )
-
-
-@irdl_op_definition
 class ViewOp(MemRefOp, xmemref.ViewOp):
     name = "memref.view"
     source = operand_def(MemRefType[i8])
     byte_shift = operand_def(IndexType)
     sizes = var_operand_def(IndexType)
     result = result_def(MemRefType)
+
+    def verify_(self) -> None:
+        base, view = self.source.type, self.result.type
+        assert isinstance(base, MemRefType) and isinstance(view, MemRefType)
+        if not isinstance(base.layout, NoneAttr):
+            raise _unprefixed(f"unsupported map for base memref type {quoted(base)}")
+        if not isinstance(view.layout, NoneAttr):
+            raise _unprefixed(f"unsupported map for result memref type {quoted(view)}")
+        if base.memory_space != view.memory_space:
+            raise _unprefixed(
+                f"different memory spaces specified for base memref type {quoted(base)} and "
+                f"view memref type {quoted(view)}"
+            )
+        expected = sum(1 for d in view.get_shape() if d == DYNAMIC_INDEX)
+        if len(self.sizes) != expected:
+            raise VerifyException(
+                f"incorrect number of dynamic sizes, has {len(self.sizes)}, expected {expected}"
+            )
+
+
+def transposed_type(
+    source: MemRefType, permutation: list[int]
+) -> tuple[list[int], list[int | None], int | None, MemRefType] | None:
+    """The shape, strides and offset of `source` permuted (MLIR's
+    `inferTransposeResultType`), or None if its layout is not strided."""
+    try:
+        strides, offset = source.get_strides(), source.get_offset()
+    except Exception:
+        return None
+    if strides is None:
+        return None
+    shape = source.get_shape()
+    return (
+        [shape[p] for p in permutation],
+        [strides[p] for p in permutation],
+        offset,
+        source,
+    )
+
+
+def _same_strided(result: Attribute, expected: tuple) -> bool:
+    shape, strides, offset, source = expected
+    if not isinstance(result, MemRefType):
+        return False
+    if list(result.get_shape()) != shape or result.element_type != source.element_type:
+        return False
+    if result.memory_space != source.memory_space:
+        return False
+    try:
+        return list(result.get_strides()) == strides and result.get_offset() == offset
+    except Exception:
+        return False
+
+
+def _strided_map_text(expected: tuple) -> str:
+    """The canonical transposed type as MLIR prints it: its layout as the
+    affine map of its strides (`makeStridedLinearLayoutMap`)."""
+    shape, strides, offset, source = expected
+    symbols = 0
+    terms: list[str] = []
+    if offset is None:
+        terms.append(f"s{symbols}")
+        symbols += 1
+    for dim, stride in enumerate(strides):
+        if stride is None:
+            terms.append(f"d{dim} * s{symbols}")
+            symbols += 1
+        elif stride == 1:
+            terms.append(f"d{dim}")
+        elif stride != 0:
+            terms.append(f"d{dim} * {stride}")
+    if offset:
+        terms.append(str(offset))
+    dims = ", ".join(f"d{i}" for i in range(len(shape)))
+    syms = f"[{', '.join(f's{i}' for i in range(symbols))}]" if symbols else ""
+    amap = f"affine_map<({dims}){syms} -> ({' + '.join(terms) or '0'})>"
+    dims_text = "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape)
+    element = attribute_text(source.element_type)
+    space = source.memory_space
+    space_text = "" if isinstance(space, NoneAttr) else f", {attribute_text(space)}"
+    prefix = f"{dims_text}x" if shape else ""
+    return f"'memref<{prefix}{element}, {amap}{space_text}>'"
 
 
 @irdl_op_definition
@@ -362,6 +396,13 @@ class TransposeOp(MemRefOp):
         assert isinstance(source, MemRefType)
         if amap.num_dims != len(source.get_shape()):
             raise VerifyException("expected a permutation map of same rank as the input")
+        expected = transposed_type(source, [e.position for e in amap.results])
+        result = self.result.type
+        if expected is not None and not _same_strided(result, expected):
+            raise VerifyException(
+                f"result type {quoted(result)} is not equivalent to the canonical transposed "
+                f"input type {_strided_map_text(expected)}"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> TransposeOp:
@@ -410,7 +451,7 @@ class ExtractAlignedPointerAsIndexOp(MemRefOp, xmemref.ExtractAlignedPointerAsIn
     assembly_format = "$source `:` type($source) `->` type(results) attr-dict"
 
     def verify_(self) -> None:
-        _check_memref_operand(self.source.type)
+        check_memref_operand(self.source.type)
 
 
 @irdl_op_definition
@@ -437,9 +478,6 @@ VIEW_OPS: list[type[IRDLOperation]] = [
     MemorySpaceCastOp,
     SubviewOp,
     ReinterpretCastOp,
-    ExpandShapeOp,
-    CollapseShapeOp,
-    ReshapeOp,
     ViewOp,
     TransposeOp,
     ExtractStridedMetaDataOp,
