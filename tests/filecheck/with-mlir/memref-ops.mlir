@@ -196,3 +196,22 @@ func.func @scopes(%v: f32) -> f32 {
   }
   return %a : f32
 }
+
+// -----
+
+memref.global constant @k : memref<f32> {foo}
+memref.global "private" @z : memref<2x3xi16> = dense<[[1, 2, 3], [4, 5, 6]]> {alignment = 16 : i64}
+func.func @edges(%m: memref<4xf32>, %i: memref<8xi32>, %n: index, %v: f32, %w: i32) {
+  %x = memref.load %m[%n] {alignment = 16} : memref<4xf32>
+  memref.store %v, %m[%n] {alignment = 8, nontemporal = true} : memref<4xf32>
+  %r = memref.atomic_rmw addi %w, %i[%n] {b, a = 1} : (i32, memref<8xi32>) -> i32
+  %g = memref.generic_atomic_rmw %i[%n] : memref<8xi32> {
+  ^bb0(%cur: i32):
+    memref.atomic_yield %cur : i32
+  } {foo}
+  memref.alloca_scope {
+    memref.alloca_scope.return {foo}
+  }
+  %a = memref.alloca() {alignment = 64, foo = "x"} : memref<2xf32, 3>
+  return
+}
