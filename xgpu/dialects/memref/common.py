@@ -4,7 +4,7 @@ attribute dictionary), and types as MLIR's diagnostics spell them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -81,10 +81,6 @@ def verify_alignment_attr(value: Attribute | None, positive_pow2: bool = False) 
         description = "64-bit signless integer attribute whose minimum value is 0"
     if not ok:
         raise VerifyException(f"attribute 'alignment' failed to satisfy constraint: {description}")
-
-
-def resolve_all(parser: Parser, operands: Sequence, type_: Attribute) -> list[SSAValue]:
-    return [parser.resolve_operand(o, type_) for o in operands]
 
 
 def check_memref_operand(value_type: Attribute, what: str = "operand #0") -> None:
