@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     NoneAttr,
+    StridedLayoutAttr,
     UnrankedMemRefType,
     i8,
     i32,
@@ -144,6 +145,84 @@ def verify_offsets_sizes_strides(op: IRDLOperation, ranks: tuple[int, int, int])
             )
 
 
+def _verify_subview_type(op: IRDLOperation, source: MemRefType) -> None:
+    """MLIR's SubViewOp checks of the result type against the one inferred
+    from the source and the static offsets, sizes and strides (which may
+    drop unit dimensions)."""
+    result = op.result.type
+    assert isinstance(result, MemRefType)
+    if source.memory_space != result.memory_space:
+        raise _unprefixed(
+            f"different memory spaces specified for base memref type {quoted(source)} and "
+            f"subview memref type {quoted(result)}"
+        )
+    try:
+        src_strides, src_offset = source.get_strides(), source.get_offset()
+    except Exception:
+        src_strides, src_offset = None, None
+    if src_strides is None:
+        raise VerifyException(
+            f"expected base type to have strided layout, but got {quoted(source)}"
+        )
+    sizes = list(op.static_sizes.get_values())
+    strides: list[int | None] = []
+    for src_stride, stride in zip(src_strides, op.static_strides.get_values()):
+        known = src_stride is not None and stride != DYNAMIC_INDEX
+        strides.append(src_stride * stride if known else None)
+    offset = src_offset
+    for src_stride, value in zip(src_strides, op.static_offsets.get_values()):
+        if offset is None or value == 0:
+            continue
+        offset = (
+            None if value == DYNAMIC_INDEX or src_stride is None else offset + value * src_stride
+        )
+    expected = MemRefType(
+        source.element_type, sizes, StridedLayoutAttr(strides, offset), source.memory_space
+    )
+    if len(result.get_shape()) > len(sizes):
+        raise _unprefixed(
+            "expected result rank to be smaller or equal to the source rank, but got "
+            + quoted(result)
+        )
+    kept = _kept_dims(sizes, list(result.get_shape()))
+
+    def mismatch(what: str) -> OpDiagnostic:
+        return _unprefixed(
+            f"expected result type to be {quoted(expected)} or a rank-reduced version. "
+            f"(mismatch of result {what}), but got {quoted(result)}"
+        )
+
+    if kept is None:
+        raise mismatch("sizes")
+    if result.element_type != source.element_type:
+        raise _unprefixed(
+            f"expected result element type to be {quoted(source.element_type)}, but got "
+            + quoted(result)
+        )
+    try:
+        result_strides, result_offset = result.get_strides(), result.get_offset()
+    except Exception:
+        raise mismatch("layout") from None
+    if result_strides is None or result_offset != offset:
+        raise mismatch("layout")
+    if list(result_strides) != [strides[d] for d in kept]:
+        raise mismatch("layout")
+
+
+def _kept_dims(sizes: list[int], result: list[int]) -> list[int] | None:
+    """The dimensions of `sizes` that the result keeps, dropping unit ones
+    from the left as MLIR's rank-reduction mask does, or None."""
+    kept: list[int] = []
+    j = 0
+    for i, size in enumerate(sizes):
+        if j < len(result) and result[j] == size:
+            kept.append(i)
+            j += 1
+        elif size != 1:
+            return None
+    return kept if j == len(result) else None
+
+
 def _unprefixed(message: str) -> OpDiagnostic:
     return OpDiagnostic(message, prefix=False)
 
@@ -203,6 +282,7 @@ class SubviewOp(MemRefOp, xmemref.SubviewOp):
         assert isinstance(source, MemRefType)
         rank = len(source.get_shape())
         verify_offsets_sizes_strides(self, (rank, rank, rank))
+        _verify_subview_type(self, source)
 
     offsets = var_operand_def(IndexType)
     sizes = var_operand_def(IndexType)

@@ -1,4 +1,4 @@
-// memref reshape, view and transpose verifier errors, with mlir-opt 22's
+// memref reshape, view, transpose and subview verifier errors, with mlir-opt 22's
 // messages (the same file passes `mlir-opt --verify-diagnostics --split-input-file`).
 // RUN: xgpu-opt %s --split-input-file --verify-diagnostics
 
@@ -101,5 +101,77 @@ func.func @f(%m: memref<4xf32>) {
 func.func @f(%m: memref<4x4xf32>) {
   // expected-error @+1 {{'memref.collapse_shape' op invalid number of reassociation groups: found 1, expected 2}}
   %a = memref.collapse_shape %m [[0, 1]] : memref<4x4xf32> into memref<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{expected result type to be 'memref<2x2xf32, strided<[4, 1]>>' or a rank-reduced version. (mismatch of result sizes), but got 'memref<2x3xf32, strided<[4, 1]>>'}}
+  %a = memref.subview %m[0, 0][2, 2][1, 1] : memref<4x4xf32> to memref<2x3xf32, strided<[4, 1]>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{expected result element type to be 'f32', but got 'memref<2x2xi32, strided<[4, 1]>>'}}
+  %a = memref.subview %m[0, 0][2, 2][1, 1] : memref<4x4xf32> to memref<2x2xi32, strided<[4, 1]>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{different memory spaces specified for base memref type 'memref<4x4xf32>' and subview memref type 'memref<2x2xf32, strided<[4, 1]>, 1>'}}
+  %a = memref.subview %m[0, 0][2, 2][1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1]>, 1>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{expected result rank to be smaller or equal to the source rank, but got 'memref<2x2x1xf32>'}}
+  %a = memref.subview %m[0, 0][2, 2][1, 1] : memref<4x4xf32> to memref<2x2x1xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{expected result type to be 'memref<1x2xf32, strided<[4, 1], offset: 5>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2xf32, strided<[1], offset: 4>>'}}
+  %a = memref.subview %m[1, 1][1, 2][1, 1] : memref<4x4xf32> to memref<2xf32, strided<[1], offset: 4>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>, %n: index) {
+  // expected-error @+1 {{expected result type to be 'memref<1x2xf32, strided<[4, 1], offset: ?>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2xf32, strided<[1], offset: 4>>'}}
+  %a = memref.subview %m[%n, 1][1, 2][1, 1] : memref<4x4xf32> to memref<2xf32, strided<[1], offset: 4>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{expected result type to be 'memref<2x2xf32, strided<[4, 1], offset: 1>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x2xf32, strided<[4, 1], offset: ?>>'}}
+  %a = memref.subview %m[0, 1][2, 2][1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{expected result type to be 'memref<2x2xf32, strided<[4, 1], offset: 1>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x2xf32, strided<[?, ?], offset: ?>>'}}
+  %a = memref.subview %m[0, 1][2, 2][1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[?, ?], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>) {
+  // expected-error @+1 {{expected result type to be 'memref<1x2xf32, strided<[4, 1], offset: 1>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<1x2xf32, strided<[7, 1], offset: 1>>'}}
+  %a = memref.subview %m[0, 1][1, 2][1, 1] : memref<4x4xf32> to memref<1x2xf32, strided<[7, 1], offset: 1>>
   return
 }
