@@ -132,6 +132,8 @@ func.func @prefetch(%m: memref<4x4xf32>, %z: memref<f32>, %n: index) {
 
 func.func @pointers(%d: memref<?xf32>, %m: memref<4x4xf32>) {
   %p = memref.extract_aligned_pointer_as_index %d : memref<?xf32> -> index
+  %x, %y = memref.distinct_objects %d, %m : memref<?xf32>, memref<4x4xf32>
+  %z = memref.distinct_objects %d {foo} : memref<?xf32>
   %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %m : memref<4x4xf32> -> memref<f32>, index, index, index, index, index
   %b0, %o0 = memref.extract_strided_metadata %base : memref<f32> -> memref<f32>, index
   %aa = memref.assume_alignment %d, 16 : memref<?xf32>

@@ -2,7 +2,7 @@
 xDSL reads, prints or verifies otherwise than mlir-opt 22 (each subclasses
 xDSL's op of the same name, so `isinstance` checks against xDSL's classes
 hold), and the ops xDSL lacks (realloc, generic_atomic_rmw, atomic_yield,
-prefetch, reshape, transpose)."""
+prefetch, reshape, transpose, distinct_objects)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ from xgpu.dialects.memref.views import (
     VIEW_OPS,
     AssumeAlignmentOp,
     CastOp,
+    DistinctObjectsOp,
     ExtractAlignedPointerAsIndexOp,
     ExtractStridedMetaDataOp,
     MemorySpaceCastOp,
@@ -72,6 +73,7 @@ __all__ = [
     "CopyOp",
     "DeallocOp",
     "DimOp",
+    "DistinctObjectsOp",
     "ExpandShapeOp",
     "ExtractAlignedPointerAsIndexOp",
     "ExtractStridedMetaDataOp",

@@ -553,7 +553,47 @@ class AssumeAlignmentOp(MemRefOp, xmemref.AssumeAlignmentOp):
             )
 
 
+@irdl_op_definition
+class DistinctObjectsOp(MemRefOp):
+    """`memref.distinct_objects %a, %b attr-dict : types`: the operands, known
+    not to alias."""
+
+    name = "memref.distinct_objects"
+
+    objects = var_operand_def(base(MemRefType))
+    distinct = var_result_def(base(MemRefType))
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DistinctObjectsOp:
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(names):
+            parser.raise_error(f"{len(names)} operands present, but expected {len(types)}")
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+        return cls.build(operands=[operands], result_types=[types], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_list(self.operand_types, printer.print_attribute)
+
+    def verify_(self) -> None:
+        if not self.operands:
+            raise VerifyException("expected at least one operand")
+        if list(self.operand_types) != list(self.result_types):
+            raise VerifyException("operand types and result types must match")
+
+
 VIEW_OPS: list[type[IRDLOperation]] = [
+    DistinctObjectsOp,
     CastOp,
     MemorySpaceCastOp,
     SubviewOp,

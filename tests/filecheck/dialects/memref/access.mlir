@@ -196,3 +196,51 @@ func.func @prefetch(%m: memref<4x4xf32>, %z: memref<f32>, %n: index) {
 // GENERIC: "memref.prefetch"(%m, %n, %n) <{isDataCache = true, isWrite = false, localityHint = 3 : i32}> : (memref<4x4xf32>, index, index) -> ()
 // GENERIC: "memref.prefetch"(%m, %n, %n) <{isDataCache = false, isWrite = true, localityHint = 0 : i32}> : (memref<4x4xf32>, index, index) -> ()
 // GENERIC: "memref.prefetch"(%z) <{isDataCache = true, isWrite = false, localityHint = 1 : i32}> : (memref<f32>) -> ()
+
+// -----
+
+memref.global constant @k : memref<f32> {foo}
+memref.global "private" @z : memref<2x3xi16> = dense<[[1, 2, 3], [4, 5, 6]]> {alignment = 16 : i64}
+func.func @edges(%m: memref<4xf32>, %i: memref<8xi32>, %n: index, %v: f32, %w: i32) {
+  %x = memref.load %m[%n] {alignment = 16} : memref<4xf32>
+  memref.store %v, %m[%n] {alignment = 8, nontemporal = true} : memref<4xf32>
+  %r = memref.atomic_rmw addi %w, %i[%n] {b, a = 1} : (i32, memref<8xi32>) -> i32
+  %g = memref.generic_atomic_rmw %i[%n] : memref<8xi32> {
+  ^bb0(%cur: i32):
+    memref.atomic_yield %cur : i32
+  } {foo}
+  memref.alloca_scope {
+    memref.alloca_scope.return {foo}
+  }
+  %a = memref.alloca() {alignment = 64, foo = "x"} : memref<2xf32, 3>
+  return
+}
+
+// CHECK: builtin.module {
+// CHECK-NEXT: memref.global constant @k : memref<f32> {foo}
+// CHECK-NEXT: memref.global "private" @z : memref<2x3xi16> = dense<[[1, 2, 3], [4, 5, 6]]> {alignment = 16 : i64}
+// CHECK-NEXT: func.func @edges(%m: memref<4xf32>, %i: memref<8xi32>, %n: index, %v: f32, %w: i32) {
+// CHECK-NEXT: %x = memref.load %m[%n] {alignment = 16 : i64} : memref<4xf32>
+// CHECK-NEXT: memref.store %v, %m[%n] {alignment = 8 : i64, nontemporal = true} : memref<4xf32>
+// CHECK-NEXT: %r = memref.atomic_rmw addi %w, %i[%n] {a = 1 : i64, b} : (i32, memref<8xi32>) -> i32
+// CHECK-NEXT: %g = memref.generic_atomic_rmw %i[%n] : memref<8xi32> {
+// CHECK-NEXT: ^bb0(%cur: i32):
+// CHECK-NEXT: memref.atomic_yield %cur : i32
+// CHECK-NEXT: } {foo}
+// CHECK-NEXT: memref.alloca_scope  {
+// CHECK-NEXT: memref.alloca_scope.return {foo}
+// CHECK-NEXT: }
+// CHECK-NEXT: %a = memref.alloca() {alignment = 64 : i64, foo = "x"} : memref<2xf32, 3>
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GENERIC: "memref.global"() <{constant, sym_name = "k", type = memref<f32>}> {foo} : () -> ()
+// GENERIC: "memref.global"() <{alignment = 16 : i64, initial_value = dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi16>, sym_name = "z", sym_visibility = "private", type = memref<2x3xi16>}> : () -> ()
+// GENERIC: %x = "memref.load"(%m, %n) <{alignment = 16 : i64}> : (memref<4xf32>, index) -> f32
+// GENERIC: "memref.store"(%v, %m, %n) <{alignment = 8 : i64, nontemporal = true}> : (f32, memref<4xf32>, index) -> ()
+// GENERIC: %r = "memref.atomic_rmw"(%w, %i, %n) <{kind = 1 : i64}> {a = 1 : i64, b} : (i32, memref<8xi32>, index) -> i32
+// GENERIC: %g = "memref.generic_atomic_rmw"(%i, %n) ({
+// GENERIC: "memref.atomic_yield"(%cur) : (i32) -> ()
+// GENERIC: "memref.alloca_scope"() ({
+// GENERIC: "memref.alloca_scope.return"() {foo} : () -> ()
+// GENERIC: %a = "memref.alloca"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> {foo = "x"} : () -> memref<2xf32, 3>

@@ -169,3 +169,19 @@ func.func @f(%m: memref<4x4xf32>) {
   %a = memref.subview %m[0][2][1] : memref<4x4xf32> to memref<2x4xf32>
   return
 }
+
+// -----
+
+func.func @f(%a: memref<?xf32>, %b: memref<?xi32>) {
+  // expected-error @+1 {{'memref.distinct_objects' op operand types and result types must match}}
+  %1, %2 = "memref.distinct_objects"(%a, %b) : (memref<?xf32>, memref<?xi32>) -> (memref<?xf32>, memref<?xf32>)
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'memref.distinct_objects' op expected at least one operand}}
+  "memref.distinct_objects"() : () -> ()
+  return
+}

@@ -4,8 +4,8 @@
 
 // memref view and cast ops in MLIR 22's custom form (as mlir-opt 22 prints them)
 // and generic form: cast, memory_space_cast, extract_aligned_pointer_as_index,
-// extract_strided_metadata, assume_alignment, subview, reinterpret_cast,
-// expand_shape, collapse_shape, reshape, view, transpose.
+// distinct_objects, extract_strided_metadata, assume_alignment, subview,
+// reinterpret_cast, expand_shape, collapse_shape, reshape, view, transpose.
 
 func.func @casts(%d: memref<?xf32>, %u: memref<*xf32>, %s: memref<4xf32, strided<[1], offset: ?>>) {
   %a = memref.cast %d : memref<?xf32> to memref<*xf32>
@@ -39,6 +39,8 @@ func.func @casts(%d: memref<?xf32>, %u: memref<*xf32>, %s: memref<4xf32, strided
 
 func.func @pointers(%d: memref<?xf32>, %m: memref<4x4xf32>) {
   %p = memref.extract_aligned_pointer_as_index %d : memref<?xf32> -> index
+  %x, %y = memref.distinct_objects %d, %m : memref<?xf32>, memref<4x4xf32>
+  %z = memref.distinct_objects %d {foo} : memref<?xf32>
   %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %m : memref<4x4xf32> -> memref<f32>, index, index, index, index, index
   %b0, %o0 = memref.extract_strided_metadata %base : memref<f32> -> memref<f32>, index
   %aa = memref.assume_alignment %d, 16 : memref<?xf32>
@@ -48,6 +50,8 @@ func.func @pointers(%d: memref<?xf32>, %m: memref<4x4xf32>) {
 // CHECK: builtin.module {
 // CHECK-NEXT: func.func @pointers(%d: memref<?xf32>, %m: memref<4x4xf32>) {
 // CHECK-NEXT: %p = memref.extract_aligned_pointer_as_index %d : memref<?xf32> -> index
+// CHECK-NEXT: %x, %y = memref.distinct_objects %d, %m : memref<?xf32>, memref<4x4xf32>
+// CHECK-NEXT: %z = memref.distinct_objects %d {foo} : memref<?xf32>
 // CHECK-NEXT: %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %m : memref<4x4xf32> -> memref<f32>, index, index, index, index, index
 // CHECK-NEXT: %b0, %o0 = memref.extract_strided_metadata %base : memref<f32> -> memref<f32>, index
 // CHECK-NEXT: %aa = memref.assume_alignment %d, 16 : memref<?xf32>
@@ -55,6 +59,8 @@ func.func @pointers(%d: memref<?xf32>, %m: memref<4x4xf32>) {
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // GENERIC: %p = "memref.extract_aligned_pointer_as_index"(%d) : (memref<?xf32>) -> index
+// GENERIC: %x, %y = "memref.distinct_objects"(%d, %m) : (memref<?xf32>, memref<4x4xf32>) -> (memref<?xf32>, memref<4x4xf32>)
+// GENERIC: %z = "memref.distinct_objects"(%d) {foo} : (memref<?xf32>) -> memref<?xf32>
 // GENERIC: %base, %off, %sz:2, %st:2 = "memref.extract_strided_metadata"(%m) : (memref<4x4xf32>) -> (memref<f32>, index, index, index, index, index)
 // GENERIC: %b0, %o0 = "memref.extract_strided_metadata"(%base) : (memref<f32>) -> (memref<f32>, index)
 // GENERIC: %aa = "memref.assume_alignment"(%d) <{alignment = 16 : i32}> : (memref<?xf32>) -> memref<?xf32>
