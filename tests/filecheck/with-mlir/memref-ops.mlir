@@ -217,3 +217,13 @@ func.func @edges(%m: memref<4xf32>, %i: memref<8xi32>, %n: index, %v: f32, %w: i
   %a = memref.alloca() {alignment = 64, foo = "x"} : memref<2xf32, 3>
   return
 }
+
+// -----
+
+func.func @dma(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %z: memref<i32>, %n: index, %s: index) {
+  memref.dma_start %a[%n, %n], %b[%n], %n, %t[%n] : memref<4x4xf32>, memref<16xf32, 1>, memref<1xi32>
+  memref.dma_start %a[%n, %n], %b[%n], %n, %z[], %s, %n : memref<4x4xf32>, memref<16xf32, 1>, memref<i32>
+  memref.dma_wait %t[%n], %n : memref<1xi32>
+  memref.dma_wait %z[], %n {foo} : memref<i32>
+  return
+}

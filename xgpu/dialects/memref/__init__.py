@@ -2,7 +2,8 @@
 xDSL reads, prints or verifies otherwise than mlir-opt 22 (each subclasses
 xDSL's op of the same name, so `isinstance` checks against xDSL's classes
 hold), and the ops xDSL lacks (realloc, generic_atomic_rmw, atomic_yield,
-prefetch, reshape, transpose, distinct_objects)."""
+prefetch, reshape, transpose, distinct_objects), and MLIR's dma_start
+(whose operands xDSL lays out otherwise)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from xgpu.dialects.memref.alloc import (
     GlobalOp,
     ReallocOp,
 )
+from xgpu.dialects.memref.dma import DMA_OPS, DmaStartOp, DmaWaitOp
 from xgpu.dialects.memref.reshapes import (
     RESHAPE_OPS,
     CollapseShapeOp,
@@ -56,7 +58,9 @@ from xgpu.dialects.memref.views import (
 
 def dialect() -> Dialect:
     return derived_dialect(
-        xdsl_dialect("memref"), "memref", ops=[*ALLOC_OPS, *ACCESS_OPS, *RESHAPE_OPS, *VIEW_OPS]
+        xdsl_dialect("memref"),
+        "memref",
+        ops=[*ALLOC_OPS, *ACCESS_OPS, *DMA_OPS, *RESHAPE_OPS, *VIEW_OPS],
     )
 
 
@@ -74,6 +78,8 @@ __all__ = [
     "DeallocOp",
     "DimOp",
     "DistinctObjectsOp",
+    "DmaStartOp",
+    "DmaWaitOp",
     "ExpandShapeOp",
     "ExtractAlignedPointerAsIndexOp",
     "ExtractStridedMetaDataOp",

@@ -4,7 +4,8 @@
 
 // memref access ops in MLIR 22's custom form (as mlir-opt 22 prints them) and
 // generic form: load/store (nontemporal = false is elided), atomic_rmw (every
-// kind, stored as its integer value), generic_atomic_rmw, prefetch, copy, dim, rank.
+// kind, stored as its integer value), generic_atomic_rmw, prefetch, copy, dim,
+// rank, dma_start, dma_wait.
 
 func.func @load_store(%m: memref<4x4xf32>, %z: memref<i32>, %n: index, %v: f32) {
   %x = memref.load %m[%n, %n] : memref<4x4xf32>
@@ -244,3 +245,27 @@ func.func @edges(%m: memref<4xf32>, %i: memref<8xi32>, %n: index, %v: f32, %w: i
 // GENERIC: "memref.alloca_scope"() ({
 // GENERIC: "memref.alloca_scope.return"() {foo} : () -> ()
 // GENERIC: %a = "memref.alloca"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> {foo = "x"} : () -> memref<2xf32, 3>
+
+// -----
+
+func.func @dma(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %z: memref<i32>, %n: index, %s: index) {
+  memref.dma_start %a[%n, %n], %b[%n], %n, %t[%n] : memref<4x4xf32>, memref<16xf32, 1>, memref<1xi32>
+  memref.dma_start %a[%n, %n], %b[%n], %n, %z[], %s, %n : memref<4x4xf32>, memref<16xf32, 1>, memref<i32>
+  memref.dma_wait %t[%n], %n : memref<1xi32>
+  memref.dma_wait %z[], %n {foo} : memref<i32>
+  return
+}
+
+// CHECK: builtin.module {
+// CHECK-NEXT: func.func @dma(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %z: memref<i32>, %n: index, %s: index) {
+// CHECK-NEXT: memref.dma_start %a[%n, %n], %b[%n], %n, %t[%n] : memref<4x4xf32>, memref<16xf32, 1>, memref<1xi32>
+// CHECK-NEXT: memref.dma_start %a[%n, %n], %b[%n], %n, %z[], %s, %n : memref<4x4xf32>, memref<16xf32, 1>, memref<i32>
+// CHECK-NEXT: memref.dma_wait %t[%n], %n : memref<1xi32>
+// CHECK-NEXT: memref.dma_wait %z[], %n {foo} : memref<i32>
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GENERIC: "memref.dma_start"(%a, %n, %n, %b, %n, %n, %t, %n) : (memref<4x4xf32>, index, index, memref<16xf32, 1>, index, index, memref<1xi32>, index) -> ()
+// GENERIC: "memref.dma_start"(%a, %n, %n, %b, %n, %n, %z, %s, %n) : (memref<4x4xf32>, index, index, memref<16xf32, 1>, index, index, memref<i32>, index, index) -> ()
+// GENERIC: "memref.dma_wait"(%t, %n, %n) : (memref<1xi32>, index, index) -> ()
+// GENERIC: "memref.dma_wait"(%z, %n) {foo} : (memref<i32>, index) -> ()

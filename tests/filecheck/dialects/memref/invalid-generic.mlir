@@ -185,3 +185,51 @@ func.func @f() {
   "memref.distinct_objects"() : () -> ()
   return
 }
+
+// -----
+
+func.func @f(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %n: index) {
+  // expected-error @+1 {{'memref.dma_start' op expected source indices to be of index type}}
+  memref.dma_start %a[%n], %b[%n], %n, %t[%n] : memref<4x4xf32>, memref<16xf32, 1>, memref<1xi32>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %n: index) {
+  // expected-error @+1 {{custom op 'memref.dma_start' fewer/more types expected}}
+  memref.dma_start %a[%n, %n], %b[%n], %n, %t[%n] : memref<4x4xf32>, memref<16xf32, 1>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %n: index) {
+  // expected-error @+1 {{'memref.dma_start' op incorrect number of operands}}
+  "memref.dma_start"(%a, %n, %n, %b, %n, %n, %t, %n, %n) : (memref<4x4xf32>, index, index, memref<16xf32, 1>, index, index, memref<1xi32>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %n: index) {
+  // expected-error @+1 {{'memref.dma_start' op expected at least 4 operands}}
+  "memref.dma_start"(%a, %n) : (memref<4x4xf32>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %n: index) {
+  // expected-error @+1 {{'memref.dma_wait' op expected tagIndices to have the same number of elements as the tagMemRef rank, expected 1, but got 2}}
+  memref.dma_wait %t[%n, %n], %n : memref<1xi32>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x4xf32>, %b: memref<16xf32, 1>, %t: memref<1xi32>, %n: index) {
+  // expected-error @+1 {{'memref.dma_wait' op expected tagIndices to have the same number of elements as the tagMemRef rank, expected 1, but got 2}}
+  "memref.dma_wait"(%t, %n, %n, %n) : (memref<1xi32>, index, index, index) -> ()
+  return
+}
