@@ -35,6 +35,13 @@ from xgpu.dialects.memref.alloc import (
     ReallocOp,
 )
 from xgpu.dialects.memref.dma import DMA_OPS, DmaStartOp, DmaWaitOp
+from xgpu.dialects.memref.metadata import (
+    METADATA_OPS,
+    AssumeAlignmentOp,
+    DistinctObjectsOp,
+    ExtractAlignedPointerAsIndexOp,
+    ExtractStridedMetaDataOp,
+)
 from xgpu.dialects.memref.reshapes import (
     RESHAPE_OPS,
     CollapseShapeOp,
@@ -43,11 +50,7 @@ from xgpu.dialects.memref.reshapes import (
 )
 from xgpu.dialects.memref.views import (
     VIEW_OPS,
-    AssumeAlignmentOp,
     CastOp,
-    DistinctObjectsOp,
-    ExtractAlignedPointerAsIndexOp,
-    ExtractStridedMetaDataOp,
     MemorySpaceCastOp,
     ReinterpretCastOp,
     SubviewOp,
@@ -60,7 +63,7 @@ def dialect() -> Dialect:
     return derived_dialect(
         xdsl_dialect("memref"),
         "memref",
-        ops=[*ALLOC_OPS, *ACCESS_OPS, *DMA_OPS, *RESHAPE_OPS, *VIEW_OPS],
+        ops=[*ALLOC_OPS, *ACCESS_OPS, *DMA_OPS, *METADATA_OPS, *RESHAPE_OPS, *VIEW_OPS],
     )
 
 
