@@ -103,8 +103,8 @@ module attributes {gpu.container_module} {
       memref.store %x, %host[%i] : memref<?xf32>
     }
     %sum = call @forum(%host, %n) : (memref<?xf32>, index) -> index
-    // generic form: xgpu-opt (xDSL 0.75) reads memref.cast only in this form
-    %u = "memref.cast"(%host) : (memref<?xf32>) -> memref<*xf32>
+    // an unranked view of the result, for printMemrefF32
+    %u = memref.cast %host : memref<?xf32> to memref<*xf32>
     call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     %s = arith.index_cast %sum : index to i64
     call @printI64(%s) : (i64) -> ()

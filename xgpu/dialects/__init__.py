@@ -25,6 +25,7 @@ DERIVED_DIALECTS: dict[str, str] = {
     "func": "func",
     "index": "index",
     "math": "math",
+    "memref": "memref",
     "scf": "scf",
     "vector": "vector",
 }

@@ -103,14 +103,16 @@ _SEGMENTS = "operandSegmentSizes"
 
 
 def _verify_ods_structure(op: Operation) -> None:
-    """What MLIR's ODS-generated code checks of a gpu op before its own verifier,
+    """What MLIR's ODS-generated code checks of a gpu or memref op before its own verifier,
     in MLIR's order and words (xDSL checks the same in other words, or in another
     order): the number of regions, results and operands; the operand segment
     sizes, a missing or malformed `operandSegmentSizes` counting as all zeros (as
     MLIR reads one given in the attribute dictionary; the parser gives an op
     without operands and without sizes its zeros); then the required attributes
     and properties."""
-    if not isinstance(op, IRDLOperation) or not op.name.startswith(("gpu.", "async.", "index.")):
+    if not isinstance(op, IRDLOperation) or not op.name.startswith(
+        ("gpu.", "async.", "index.", "memref.")
+    ):
         return
     shape = _ods_shape(type(op))
     for what, required, variadic, found in (

@@ -13,8 +13,7 @@ detector (`sim_device`, `races`, `xgpu.backend.sim`).
 
 How a run goes (`api`):
 
-1. the text is parsed with xgpu-opt's dialects (plus MLIR's custom syntax of
-   `memref.cast`, `memref.copy` and `memref.global`, see `syntax`) and
+1. the text is parsed with xgpu-opt's context (`make_context`) and
    verified; `gpu.launch` ops are outlined by `gpu-kernel-outlining`;
 2. every host `func.func` is compiled into one Python function (`compile_host`):
    SSA values are locals, `scf.for` a Python `for`, arith/math ops call the

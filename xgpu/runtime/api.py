@@ -139,15 +139,15 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
 
 def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFiles]:
     from xgpu.ir.verifier import verify_ir
-    from xgpu.runtime.syntax import runner_context
     from xgpu.tools.xgpu_opt import (
         _LocatedParseError,
+        make_context,
         parse_error_diagnostic,
         parse_exception_message,
     )
 
     sources = SourceFiles()
-    ctx = runner_context()
+    ctx = make_context()
     if isinstance(module_or_text, str):
         from xdsl.utils.exceptions import ParseError
 

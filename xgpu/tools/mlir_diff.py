@@ -7,8 +7,8 @@ For each `// -----` chunk of FILE (which must be valid for mlir-opt):
 2. generic form: `mlir-opt --generic F`        == `xgpu-opt --print-op-generic F | mlir-opt --generic`
 3. mlir-opt's custom output parses in xgpu and prints back to the same IR;
 4. mlir-opt's generic output parses in xgpu and prints back to the same IR;
-5. every gpu and scf op line xgpu prints for mlir-opt's output is the line mlir-opt
-   printed, byte for byte (`#map` aliases included), up to the names of SSA
+5. every gpu, scf and memref op line xgpu prints for mlir-opt's output is the line
+   mlir-opt printed, byte for byte (`#map` aliases included), up to the names of SSA
    values and blocks.
 Exits 1 and prints a diff for each difference.
 
@@ -47,7 +47,7 @@ from xgpu.ir.verifier import verify_ir
 from xgpu.tools.oracle import find_mlir_opt
 from xgpu.tools.xgpu_opt import make_context, parse, split_chunks
 
-_GPU_LINE = re.compile(r"^\s*(?:%[^=]*=\s*)?(?:gpu|scf)\.")
+_GPU_LINE = re.compile(r"^\s*(?:%[^=]*=\s*)?(?:gpu|scf|memref)\.")
 _NAME = re.compile(r"[%^][A-Za-z0-9_.$-]+(?:#\d+)?")
 
 
@@ -160,7 +160,7 @@ def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
         lambda: run_mlir_opt(mlir_opt, xgpu_print(ref_generic)),
     )
     check(
-        "gpu op syntax, byte for byte (names normalized)",
+        "gpu and memref op syntax, byte for byte (names normalized)",
         "\n".join(gpu_lines(ref)),
         lambda: "\n".join(gpu_lines(xgpu_print(ref))),
     )

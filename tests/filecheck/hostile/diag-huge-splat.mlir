@@ -8,7 +8,7 @@
 
 module attributes {gpu.container_module} {
   gpu.module @k {
-    // PRINT: "memref.global"() <{constant, initial_value = dense<2.000000e+00> : memref<300000000xf32>, sym_name = "g", sym_visibility = "private", type = memref<300000000xf32>}>
+    // PRINT: memref.global "private" constant @g : memref<300000000xf32> = dense<2.000000e+00>{{$}}
     // GENERIC: initial_value = dense<2.000000e+00> : memref<300000000xf32>
     // OPENCL: diag-huge-splat.mlir:[[# @LINE + 1]]:5: error: 'memref.global' op is 1200000000 bytes: an OpenCL __constant array holds at most 65536 bytes on every device
     "memref.global"() <{sym_name = "g", type = memref<300000000xf32>, initial_value = dense<2.0> : memref<300000000xf32>, constant, sym_visibility = "private"}> : () -> ()

@@ -47,6 +47,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from xgpu.dialects import memref as xgpu_memref
 from xgpu.transforms.canonicalization.arith import (
     Folded,
     const_attr,
@@ -349,7 +350,13 @@ class SimplifyAllocConst(RewritePattern):
             result_types=[new_type],
             properties={"alignment": op.alignment},
         )
-        rewriter.replace(op, [new_alloc, memref.CastOp.get(new_alloc.memref, type_)])
+        rewriter.replace(
+            op,
+            [
+                new_alloc,
+                xgpu_memref.CastOp.build(operands=[new_alloc.memref], result_types=[type_]),
+            ],
+        )
 
 
 class SimplifyDeadAlloc(RewritePattern):
@@ -409,6 +416,13 @@ def _gpu_dim_patterns() -> tuple[RewritePattern, ...]:
 
 
 def register(table: CanonicalizationTable) -> None:
+    # For xgpu's memref classes (what the parser builds) and xDSL's (what xDSL's
+    # own passes may still build).
+    for module in (memref, xgpu_memref):
+        _register_for(table, module)
+
+
+def _register_for(table: CanonicalizationTable, memref) -> None:  # type: ignore[no-untyped-def]
     fold_cast_in_place = FoldMemRefCast()
     for op_type in (memref.LoadOp, memref.StoreOp, memref.DeallocOp, memref.AtomicRMWOp):
         table.set_folder(op_type, None)

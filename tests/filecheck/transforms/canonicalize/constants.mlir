@@ -365,7 +365,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:      } else {
 // CHECK-NEXT:        scf.yield %z : i32
 // CHECK-NEXT:      }
-// CHECK-NEXT:      %old = "memref.atomic_rmw"(%v, %out, %c0) <{kind = 1 : i64}> : (i32, memref<1xi32>, index) -> i32
+// CHECK-NEXT:      %old = memref.atomic_rmw addi %v, %out[%c0] : (i32, memref<1xi32>) -> i32
 // CHECK-NEXT:      gpu.return
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }

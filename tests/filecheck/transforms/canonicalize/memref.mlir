@@ -1,7 +1,7 @@
 // RUN: xgpu-opt -p canonicalize --split-input-file %s | filecheck %s
 
-// xDSL 0.75 has no custom syntax for memref.cast, memref.copy,
-// memref.rank and memref.atomic_rmw: they are written in generic form.
+// Some inputs write memref.cast, memref.copy, memref.rank and
+// memref.atomic_rmw in generic form; xgpu-opt prints them in custom form.
 
 // A memref.cast of a ranked memref is bypassed by load, store (as the
 // memref) and dim; dim of a static size is a constant.
@@ -35,7 +35,7 @@ func.func @cast_chain(%m: memref<4xf32>) -> (memref<4xf32>, memref<?xf32>) {
 }
 
 // CHECK-LABEL: func.func @cast_chain(%m: memref<4xf32>) -> (memref<4xf32>, memref<?xf32>) {
-// CHECK-NEXT:    %e = "memref.cast"(%m) : (memref<4xf32>) -> memref<?xf32>
+// CHECK-NEXT:    %e = memref.cast %m : memref<4xf32> to memref<?xf32>
 // CHECK-NEXT:    func.return %m, %e : memref<4xf32>, memref<?xf32>
 // CHECK-NEXT:  }
 
@@ -138,9 +138,9 @@ func.func @alloc_constant_sizes(%n: index) -> (memref<?x?xf32>, memref<?x?xf32>,
 // CHECK-LABEL: func.func @alloc_constant_sizes(%n: index) -> (memref<?x?xf32>, memref<?x?xf32>, memref<?xf32>) {
 // CHECK-NEXT:    %cm1 = arith.constant -1 : index
 // CHECK-NEXT:    %a = memref.alloc() : memref<4x16xf32>
-// CHECK-NEXT:    %a_0 = "memref.cast"(%a) : (memref<4x16xf32>) -> memref<?x?xf32>
+// CHECK-NEXT:    %a_0 = memref.cast %a : memref<4x16xf32> to memref<?x?xf32>
 // CHECK-NEXT:    %b = memref.alloc(%n) {alignment = 64 : i64} : memref<?x4xf32>
-// CHECK-NEXT:    %b_1 = "memref.cast"(%b) : (memref<?x4xf32>) -> memref<?x?xf32>
+// CHECK-NEXT:    %b_1 = memref.cast %b : memref<?x4xf32> to memref<?x?xf32>
 // CHECK-NEXT:    %c = memref.alloc(%cm1) : memref<?xf32>
 // CHECK-NEXT:    func.return %a_0, %b_1, %c : memref<?x?xf32>, memref<?x?xf32>, memref<?xf32>
 // CHECK-NEXT:  }
@@ -180,7 +180,7 @@ func.func @copy(%a: memref<4xf32>, %b: memref<4xf32>, %e: memref<0xf32>, %f: mem
 }
 
 // CHECK-LABEL: func.func @copy(%a: memref<4xf32>, %b: memref<4xf32>, %e: memref<0xf32>, %f: memref<0xf32>) {
-// CHECK-NEXT:    "memref.copy"(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT:    memref.copy %a, %b : memref<4xf32> to memref<4xf32>
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 
@@ -191,7 +191,7 @@ func.func @copy(%a: memref<4xf32>, %b: memref<4xf32>, %e: memref<0xf32>, %f: mem
 
 func.func @dealloc_atomic(%n: index, %a: memref<4xf32>, %v: f32, %i: index) -> f32 {
   %m = memref.alloc(%n) : memref<?xf32>
-  %u = "memref.cast"(%m) : (memref<?xf32>) -> memref<*xf32>
+  %u = memref.cast %m : memref<?xf32> to memref<*xf32>
   "test.use"(%u) : (memref<*xf32>) -> ()
   %s = "memref.cast"(%m) : (memref<?xf32>) -> memref<8xf32>
   memref.dealloc %s : memref<8xf32>
@@ -202,10 +202,10 @@ func.func @dealloc_atomic(%n: index, %a: memref<4xf32>, %v: f32, %i: index) -> f
 
 // CHECK-LABEL: func.func @dealloc_atomic(%n: index, %a: memref<4xf32>, %v: f32, %i: index) -> f32 {
 // CHECK-NEXT:    %m = memref.alloc(%n) : memref<?xf32>
-// CHECK-NEXT:    %u = "memref.cast"(%m) : (memref<?xf32>) -> memref<*xf32>
+// CHECK-NEXT:    %u = memref.cast %m : memref<?xf32> to memref<*xf32>
 // CHECK-NEXT:    "test.use"(%u) : (memref<*xf32>) -> ()
 // CHECK-NEXT:    memref.dealloc %m : memref<?xf32>
-// CHECK-NEXT:    %r = "memref.atomic_rmw"(%v, %a, %i) <{kind = 0 : i64}> : (f32, memref<4xf32>, index) -> f32
+// CHECK-NEXT:    %r = memref.atomic_rmw addf %v, %a[%i] : (f32, memref<4xf32>) -> f32
 // CHECK-NEXT:    func.return %r : f32
 // CHECK-NEXT:  }
 
