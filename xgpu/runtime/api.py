@@ -140,7 +140,7 @@ def load(module_or_text: str | ModuleOp, name: str = "<input>") -> tuple[ModuleO
 def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFiles]:
     from xgpu.ir.verifier import verify_ir
     from xgpu.tools.xgpu_opt import (
-        _LocatedParseError,
+        LocatedParseError,
         make_context,
         parse_error_diagnostic,
         parse_exception_message,
@@ -161,7 +161,7 @@ def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFi
             module = parser.parse_module()
         except ParseError as err:
             raise RunError(parse_error_diagnostic(err, 0, ctx), sources) from None
-        except _LocatedParseError as err:
+        except LocatedParseError as err:
             raise RunError(err.diag, sources) from None
         except Exception as err:  # as xgpu-opt: reported where the parser stands
             if isinstance(err, RecursionError):
