@@ -5,8 +5,11 @@ or on xgpu's simulator.
     xgpu-run prog.mlir --entry other --device cpu --verbose --trace out.json
     xgpu-run prog.mlir --backend sim --schedule random --seed 3 --detect-races
 
-The entry function takes no arguments (as with mlir-runner); a scalar result
-is printed on a line of its own.
+The entry function takes no arguments (as with mlir-runner), or one `--arg
+VALUE` per argument (`--arg 10`, `--arg 'range(10)'`, `--arg '[1, 2, 3]'`,
+`--arg 'zeros(4, 4)'`: see xgpu.tools.run_args); a scalar result is printed on
+a line of its own, and the final contents of each memref argument as
+`arg N = [...]`.
 
 Safe by default: launch sizes are checked against the device's limits, and
 kernel memory accesses are bounds-checked on OpenCL (`--unchecked` runs the
@@ -34,6 +37,14 @@ def _arg_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("input", help="the MLIR file ('-' for stdin)")
     parser.add_argument("--entry", "-e", default="main", help="the function to run (default: main)")
+    parser.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="an argument of the entry function, in order: a number, or for a memref "
+        "[1, 2, ...], range(N) or zeros(N, ...)",
+    )
     parser.add_argument(
         "--device",
         default=None,
@@ -177,14 +188,16 @@ def run_file(args: argparse.Namespace) -> int:
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)
-        if func is not None and func.function_type.inputs.data:
-            print(
-                f"xgpu-run: error: @{args.entry} takes arguments; xgpu-run runs functions "
-                "without arguments (use xgpu.run from Python to pass some)",
-                file=sys.stderr,
-            )
-            return 1
-        result = runner.call(args.entry, [])
+        values: list = []
+        if func is not None and (func.function_type.inputs.data or args.arg):
+            from xgpu.tools.run_args import ArgError, parse_args
+
+            try:
+                values = parse_args(args.arg, func.function_type.inputs.data, args.entry)
+            except ArgError as err:
+                print(f"xgpu-run: error: {err}", file=sys.stderr)
+                return 1
+        result = runner.call(args.entry, values)
     except RunError as err:
         sys.stdout.flush()
         if err.diagnostic.location is None and not err.diagnostic.notes and not err.more:
@@ -210,6 +223,14 @@ def run_file(args: argparse.Namespace) -> int:
     if result is not None:
         for value in result if isinstance(result, tuple) else (result,):
             print(value)
+    if values:
+        import numpy as np
+
+        from xgpu.tools.run_args import format_array
+
+        for i, value in enumerate(values):
+            if isinstance(value, np.ndarray):
+                print(f"arg {i} = {format_array(value)}")
     sys.stdout.flush()
     return 0
 
