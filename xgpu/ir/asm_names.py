@@ -21,12 +21,15 @@ Names = list[tuple[int, str]]
 DEFAULT_DIALECTS: dict[str, str] = {
     "builtin.module": "builtin",
     "func.func": "func",
+    "async.func": "async",
 }
 
 # Ops MLIR names after their op (`%alloc`, `%dim`, ...): op name -> name.
 _FIXED: dict[str, str] = {
     "memref.alloc": "alloc",
     "memref.alloca": "alloca",
+    "memref.assume_alignment": "assume_align",
+    "func.constant": "f",
     "memref.cast": "cast",
     "memref.collapse_shape": "collapse_shape",
     "memref.dim": "dim",

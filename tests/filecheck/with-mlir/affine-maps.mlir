@@ -1,6 +1,7 @@
 // RUN: %mlir-diff %s
 // RUN: %mlir-opt %s | filecheck %s
 // RUN: xgpu-opt %s | filecheck %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // Maps as convert-parallel-loops-to-gpu writes them (trip counts, indices,
 // bounds), other semi-affine maps, integer sets and layouts, read and printed

@@ -1,6 +1,7 @@
 // RUN: %mlir-diff %s
 // RUN: %mlir-opt %s | filecheck %s
 // RUN: xgpu-opt %s | filecheck %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // The affine ops as mlir-opt 22 prints them (the CHECK lines are its output,
 // with value names left open): xgpu-opt must print the same text.

@@ -1,5 +1,6 @@
 // RUN: %mlir-diff %s
 // RUN: %mlir-opt %s | xgpu-opt | filecheck %s --strict-whitespace
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // arith and math ops against mlir-opt 22: both tools agree on the custom and
 // generic forms, and xgpu prints mlir-opt's own output back byte for byte

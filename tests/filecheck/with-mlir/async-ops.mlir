@@ -1,4 +1,5 @@
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // The async ops in both forms, through xgpu and mlir-opt.
 func.func @f(%v: f32, %n: index) -> f32 {

@@ -1,6 +1,7 @@
 // RUN: %mlir-diff %s
 // RUN: %mlir-opt %s --split-input-file | filecheck %s
 // RUN: xgpu-opt %s --split-input-file | filecheck %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // The entry lists take `#dlti.dl_entry<key, value>` (the form before MLIR 20),
 // mixed with `key = value`, with string or type keys, and print the latter.

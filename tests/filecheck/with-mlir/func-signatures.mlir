@@ -1,5 +1,6 @@
 // RUN: %mlir-diff %s
 // RUN: %mlir-opt %s --split-input-file | filecheck %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // CHECK: func.func private @decl(memref<?xf32> {llvm.noalias}, i32 {my.a = 1 : i32}) -> (i32 {my.r})
 func.func private @decl(memref<?xf32> {llvm.noalias}, i32 {my.a = 1 : i32}) -> (i32 {my.r})

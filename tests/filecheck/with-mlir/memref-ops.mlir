@@ -1,6 +1,7 @@
 // Every memref op in MLIR's custom form: xgpu-opt and mlir-opt 22 must agree
 // on both forms (see xgpu.tools.mlir_diff).
 // RUN: %mlir-diff %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 memref.global "private" constant @c : memref<2xf32> = dense<[1.0, 2.0]> {alignment = 64}
 memref.global @g : memref<4xi32> = uninitialized

@@ -1,6 +1,7 @@
 // RUN: %mlir-diff %s
 // RUN: xgpu-opt --split-input-file %s | filecheck %s --match-full-lines --strict-whitespace
 // RUN: %mlir-opt --split-input-file %s | filecheck %s --match-full-lines --strict-whitespace
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // The scf ops in each of their custom forms, checked against mlir-opt 22; the
 // CHECK lines are mlir-opt's output (trailing spaces included: `scf.reduce `,

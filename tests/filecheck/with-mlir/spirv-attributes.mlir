@@ -1,6 +1,7 @@
 // RUN: %mlir-diff %s
 // RUN: %mlir-opt %s --split-input-file | filecheck %s
 // RUN: xgpu-opt %s --split-input-file | filecheck %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file' %s
 
 // A complete target environment: version, capabilities, extensions, client
 // API, vendor:device type:device id, and every resource limit.

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     UnrankedMemRefType,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -235,7 +235,8 @@ class AllocaScopeReturnOp(MemRefOp, xmemref.AllocaScopeReturnOp):
 @irdl_op_definition
 class AllocaScopeOp(MemRefOp, RegionVerifier, xmemref.AllocaScopeOp):
     """`memref.alloca_scope  (-> (types))? region attr-dict`; the terminator is
-    printed only when it returns values."""
+    printed only when it returns values (as mlir-opt 22 prints it: the
+    attributes of an elided terminator are not printed)."""
 
     name = "memref.alloca_scope"
     res = var_result_def()
@@ -279,15 +280,9 @@ class AllocaScopeOp(MemRefOp, RegionVerifier, xmemref.AllocaScopeOp):
         printer.print_region(
             self.scope,
             print_entry_block_args=False,
-            print_block_terminators=bool(self.res) or _terminator_has_attrs(self),
+            print_block_terminators=bool(self.res),
         )
         print_attr_dict(printer, self)
-
-
-def _terminator_has_attrs(op: Operation) -> bool:
-    block = op.regions[0].blocks.first
-    last = block.last_op if block is not None else None
-    return last is not None and bool(last.attributes)
 
 
 # ---------------------------------------------------------------- globals
