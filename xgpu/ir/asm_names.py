@@ -243,3 +243,20 @@ def result_names(op: Operation) -> Names:
     if len(op.get_irdl_definition().results) > 1:
         return _named_groups(op, None)
     return []
+
+
+def block_argument_names(op: Operation | None, region_index: int) -> list[str] | None:
+    """MLIR's OpAsm names of the entry block arguments of region `region_index`
+    of `op` (None: numbered `%argN`). linalg's structured ops name their
+    payload arguments after the operands they stand for (`%in`, `%out`)."""
+    if op is None or region_index != 0:
+        return None
+    if op.name in ("linalg.generic", "linalg.map", "linalg.reduce"):
+        segments = _attr(op, "operandSegmentSizes")
+        sizes = getattr(segments, "get_values", lambda: None)() if segments else None
+        if sizes is None or len(sizes) < 2:
+            return None
+        inputs, outputs = sizes[0], sizes[1]
+        return ["in"] * inputs + ["out"] * outputs
+    return None
+

@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import AnyFloat, ModuleOp, UnregisteredOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import IsTerminator
 
-from xgpu.ir.asm_names import DEFAULT_DIALECTS, result_names
+from xgpu.ir.asm_names import DEFAULT_DIALECTS, block_argument_names, result_names
 from xgpu.ir.float_text import apfloat_text, exponent_text
 from xgpu.ir.loc_aliases import LocAliases, location_text
 from xgpu.ir.printer import MLIRPrinter
@@ -120,6 +120,14 @@ class AsmNames:
                 for succ in last.successors:
                     self.preds.setdefault(succ, []).append(block)
         first = region.blocks.first
+        parent = region.parent_op()
+        named = None
+        if parent is not None and first is not None and not self.generic:
+            named = block_argument_names(parent, parent.regions.index(region))
+            if named is not None and len(named) == len(first.args):
+                for arg, name in zip(first.args, named):
+                    if arg not in self.ids:
+                        self._set_name(arg, name)
         for block in region.blocks:
             entry = block is first
             for arg in block.args:

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // Constant uniquing and hoisting, as MLIR's OperationFolder does it: one
 // constant per value and type in each isolated region (func.func, gpu.func,

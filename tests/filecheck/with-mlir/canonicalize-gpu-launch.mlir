@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // FoldLaunchArguments: ids whose size is the constant 1 become 0.
 func.func private @use(index, index, index, index, index, index, index, index, index)

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // EraseTrivialCopyOp: one dependency and a token; the token is forwarded.
 func.func @copy_async_one_dep(%src: memref<4xf32>, %t: !gpu.async.token) -> !gpu.async.token {

@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // xDSL 0.75 has no custom syntax for memref.cast, memref.copy,
 // memref.rank and memref.atomic_rmw: they are written in generic form.

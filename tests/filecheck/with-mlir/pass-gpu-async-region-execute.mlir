@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass gpu-async-region %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -gpu-async-region' %s
 
 // gpu-async-region on programs with async.execute: each chunk is compared with
 // `mlir-opt --gpu-async-region`. Cases written for xgpu (not MLIR's tests).

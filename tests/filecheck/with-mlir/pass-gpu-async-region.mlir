@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass gpu-async-region %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -gpu-async-region' %s
 
 // Straight-line host code: the first gpu op starts a chain with
 // `gpu.wait async`, each sync op becomes async on the previous token, pure

@@ -3,6 +3,7 @@
 // set applied to them by the transform interpreter is the reference for
 // xgpu's gpu-funcs=true.
 // RUN: %mlir-diff --pass 'gpu-eliminate-barriers{gpu-funcs=true}' --mlir-flags='--pass-pipeline=builtin.module(transform-preload-library{transform-library-paths=%S/inputs/eliminate-barriers-gpu-funcs.mlir},transform-interpreter,func.func(gpu-eliminate-barriers))' %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -gpu-eliminate-barriers' %s
 
 // xgpu-opt -p gpu-eliminate-barriers against mlir-opt --gpu-eliminate-barriers,
 // chunk by chunk: barriers kept and erased, and the folding and dead code

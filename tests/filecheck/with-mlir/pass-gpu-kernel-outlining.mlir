@@ -3,6 +3,7 @@
 // RUN: %mlir-diff --pass 'gpu-kernel-outlining{data-layout-str="#dlti.dl_spec<index = 32 : i32>"}' %s
 // Sinking first, as MLIR's own outlining tests run it.
 // RUN: %mlir-diff --pass gpu-launch-sink-index-computations,gpu-kernel-outlining %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -gpu-kernel-outlining' %s
 
 // Captured values become kernel arguments in first-use order; constants
 // defined outside stay arguments (the outliner does not sink); the ids and

@@ -1,6 +1,7 @@
 // RUN: %mlir-diff --pass gpu-launch-sink-index-computations %s
 // The sunk ops then stay in the kernels.
 // RUN: %mlir-diff --pass gpu-launch-sink-index-computations,gpu-kernel-outlining %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -gpu-launch-sink-index-computations' %s
 
 // Constants and memref.dim sink (memref.dim only because %m is used in the
 // body as well: %m2 is not, so `memref.dim %m2` stays outside); the clones

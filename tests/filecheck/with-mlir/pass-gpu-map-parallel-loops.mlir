@@ -1,6 +1,7 @@
 // RUN: %mlir-diff --pass gpu-map-parallel-loops %s
 // RUN: %mlir-diff --pass 'gpu-map-parallel-loops{mapping-policy=innermost-first}' %s
 // RUN: %mlir-diff --pass 'gpu-map-parallel-loops{mapping-policy=Outermost-First}' %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -gpu-map-parallel-loops' %s
 
 // xgpu-opt -p gpu-map-parallel-loops against mlir-opt --gpu-map-parallel-loops,
 // chunk by chunk. scf.parallel is written in generic form (xgpu-opt reads

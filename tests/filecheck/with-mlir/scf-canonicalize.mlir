@@ -1,4 +1,5 @@
 // RUN: %mlir-diff --pass canonicalize %s
+// RUN: %mlir-diff --mlir-style --mlir-flags='-allow-unregistered-dialect -split-input-file -canonicalize' %s
 
 // Canonicalization of the scf forms that xDSL 0.75 could not read (the
 // `unsigned` scf.for, no_inline, scf.if results without parentheses), as
