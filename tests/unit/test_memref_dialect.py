@@ -25,7 +25,7 @@ func.func @main(%out: memref<2xf32>) {
 
 def test_parsed_ops_are_xgpu_and_xdsl_classes():
     module = xgpu.parse(PROGRAM, "p.mlir")
-    assert xgpu.verify(module) is None
+    assert xgpu.verify(module) == []
     ops = {op.name: op for op in module.walk()}
     for name, mine, theirs in (
         ("memref.global", memref.GlobalOp, xdsl_memref.GlobalOp),

@@ -166,7 +166,9 @@ def _div_helpers(t: Scalar) -> dict[str, CHelper]:
         helpers["ceildivui"] = (
             f"if (b == 0) return ({T})0;\n"
             f"  {U} x = ({U})a, y = ({U})b;\n"
-            f"  return ({T})(x / y + (x % y != 0 ? 1 : 0));"
+            # One division, no remainder: (x - 1) / y + 1 for x > 0 (clang turns a
+            # div/rem pair into `freeze`, which Oclgrind cannot run).
+            f"  return x == 0 ? ({T})0 : ({T})((x - 1) / y + 1);"
         )
     out = {}
     for op, body in helpers.items():
