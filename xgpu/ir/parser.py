@@ -376,6 +376,7 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
 
 
 _XDSL_PARSE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], str]]] = [
+    (re.compile(r"attribute expected"), lambda m, tok: "expected attribute value"),
     (
         re.compile(r"Operation has 0 results, but was given \d+ to bind\.?"),
         lambda m, tok: "cannot name an operation with no results",

@@ -293,3 +293,10 @@ gpu.module @duplicate_attribute {
     gpu.return
   }
 }
+
+// -----
+
+// An empty offloading handler: MLIR's generic attribute-parser message.
+// expected-error @+1 {{expected attribute value}}
+gpu.module @empty_handler <> {
+}
