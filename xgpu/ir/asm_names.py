@@ -259,4 +259,3 @@ def block_argument_names(op: Operation | None, region_index: int) -> list[str] |
         inputs, outputs = sizes[0], sizes[1]
         return ["in"] * inputs + ["out"] * outputs
     return None
-
