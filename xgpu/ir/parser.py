@@ -319,6 +319,7 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
             if isinstance(op, UnregisteredOp):
                 self._check_dialect_allows(op, pos)
             _default_segment_sizes(op)
+            _inherent_from_attr_dict(op)
             if self._region_depth == 0:
                 self._top_op = op
             # An op written with `loc(unknown)` keeps it.
@@ -424,6 +425,20 @@ def unregistered_op_message(name: str, generic: bool, dialect_known: bool) -> st
     if dialect_known:
         return f"custom op '{name}' is unknown"
     return f"Dialect `{dialect}' not found for custom op '{name}' "
+
+
+def _inherent_from_attr_dict(op: Operation) -> None:
+    """MLIR reads an inherent attribute written in the attribute dictionary as
+    the property; an op whose format cannot do it names those properties in
+    `INHERENT_IN_ATTR_DICT`."""
+    names = getattr(type(op), "INHERENT_IN_ATTR_DICT", ())
+    moved = False
+    for name in names:
+        if name in op.attributes:
+            op.properties[name] = op.attributes.pop(name)
+            moved = True
+    if moved:
+        op.properties = dict(sorted(op.properties.items()))
 
 
 def mlir_parse_message(message: str, token: str) -> str:

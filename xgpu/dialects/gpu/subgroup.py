@@ -524,6 +524,9 @@ class SubgroupReduceOp(HasFolderInterface, IRDLOperation):
     result = result_def()
 
     traits = traits_def(_GroupOpCanonicalization())
+    # `{cluster_stride = 2 : i32}` in the attribute dictionary is the property
+    # (as MLIR reads it); see xgpu.ir.parser.
+    INHERENT_IN_ATTR_DICT: ClassVar[tuple[str, ...]] = ("cluster_size", "cluster_stride")
 
     custom_directives = (AllReduceOperationKeyword, ClusterSpec)
     assembly_format = (

@@ -435,3 +435,12 @@ func.func @all_reduce_body_with_return(%v: f32) {
   } : (f32) -> f32
   func.return
 }
+
+// -----
+
+// An inherent attribute written in the attribute dictionary is the property.
+func.func @stride_in_dictionary(%a: f32) -> f32 {
+  // expected-error @+1 {{'gpu.subgroup_reduce' op cluster stride can only be specified if cluster size is specified}}
+  %r = gpu.subgroup_reduce add %a {cluster_stride = 2 : i32} : (f32) -> f32
+  return %r : f32
+}
