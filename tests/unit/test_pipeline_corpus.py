@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from xdsl.utils.exceptions import ParseError
 
+from xgpu.ir.mlir_style import mlir_style_text
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.verifier import verify_ir
 from xgpu.tools.oracle import find_mlir_opt
@@ -123,6 +124,10 @@ def round_trip_problem(ref: str) -> str | None:
     module, problem = _read(ref, "it")
     if module is None:
         return problem
+    # `xgpu-opt --mlir-style` prints mlir-opt's text byte for byte.
+    styled = mlir_style_text(make_context(), module, generic=False, debuginfo=False)
+    if styled != ref:
+        return f"--mlir-style text differs: {_first_difference(ref, styled)}"
     for form, generic in (("custom", False), ("generic", True)):
         try:
             text = print_mlir(module, generic)
