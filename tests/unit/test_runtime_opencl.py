@@ -427,7 +427,7 @@ def test_cli_runs_main_and_reports_the_device(capfd):
 
 def test_cli_errors(capfd, tmp_path):
     rc, out, err = xgpu_run(capfd, str(FORUM), "--entry", "forum")
-    assert rc == 1 and "@forum takes arguments" in err
+    assert rc == 1 and "@forum takes 2 argument(s), 0 given with --arg" in err
     rc, out, err = xgpu_run(capfd, str(FORUM), "--device", "no-such-device")
     assert rc == 1 and "no OpenCL device matches 'no-such-device'" in err
     rc, out, err = xgpu_run(capfd, str(tmp_path / "missing.mlir"))
