@@ -9,6 +9,7 @@ place of xDSL's dialects of the same name."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 
@@ -31,11 +32,27 @@ DERIVED_DIALECTS: dict[str, str] = {
 }
 
 
+@functools.cache
+def _derived(module: str) -> Dialect:
+    """The derived dialect, built once per process (its definition does not
+    change; every Context shares it, as every Context shares xDSL's)."""
+    return importlib.import_module(f"xgpu.dialects.{module}").dialect()
+
+
 def _derived_factory(module: str) -> Callable[[], Dialect]:
     def factory() -> Dialect:
-        return importlib.import_module(f"xgpu.dialects.{module}").dialect()
+        return _derived(module)
 
     return factory
+
+
+@functools.cache
+def multiverse():
+    """xDSL's Universe of installed dialects and passes, read once per process
+    (reading it scans every installed package's entry points)."""
+    from xdsl.universe import Universe
+
+    return Universe.get_multiverse()
 
 
 def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
@@ -58,7 +75,5 @@ def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
 
 def xdsl_dialect(name: str) -> Dialect | None:
     """xDSL's own dialect `name` (the base a derived dialect completes)."""
-    from xdsl.universe import Universe
-
-    factory = Universe.get_multiverse().all_dialects.get(name)
+    factory = multiverse().all_dialects.get(name)
     return factory() if factory is not None else None

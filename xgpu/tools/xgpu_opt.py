@@ -74,11 +74,10 @@ def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
 def pass_registry() -> dict[str, Callable[[], type[ModulePass]]]:
     """xgpu-opt's passes: xDSL's, less its gpu ones, plus xgpu's (which win on
     a shared name, e.g. `canonicalize`)."""
-    from xdsl.universe import Universe
-
+    from xgpu.dialects import multiverse
     from xgpu.transforms import get_all_passes
 
-    passes = dict(Universe.get_multiverse().all_passes)
+    passes = dict(multiverse().all_passes)
     for name in _XDSL_GPU_PASSES:
         passes.pop(name, None)
     passes.update(get_all_passes())
@@ -313,12 +312,10 @@ def register_xgpu_dialects(
 ) -> None:
     """Register every dialect xdsl-opt knows, with xgpu's gpu dialect in place of
     xDSL's (and the GPU target attributes added to their dialects)."""
-    from xdsl.universe import Universe
-
-    from xgpu.dialects import all_dialect_overrides
+    from xgpu.dialects import all_dialect_overrides, multiverse
 
     overrides = all_dialect_overrides()
-    dialects = dict(Universe.get_multiverse().all_dialects)
+    dialects = dict(multiverse().all_dialects)
     dialects.update(overrides)
     for name, factory in dialects.items():
         ctx.register_dialect(name, factory)
