@@ -56,21 +56,38 @@ def multiverse():
 
 
 def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
-    """Dialect factories that xgpu-opt registers in place of xDSL's."""
+    """Dialect factories that xgpu-opt registers in place of xDSL's (none
+    imports its dialect before it is called)."""
 
     def get_gpu() -> Dialect:
         from xgpu.dialects.gpu import GPU
 
         return GPU
 
-    from xgpu.dialects.gpu.targets import target_dialect_factories
+    # `xgpu.ir.context.XGpuContext` loads this one module by module.
+    get_gpu.xgpu_gpu = True  # type: ignore[attr-defined]
 
     # nvvm/rocdl/xevm/spirv: xDSL 0.75 has none of these dialects; they hold
     # the GPU target attributes (#nvvm.target, #spirv.target_env, ...).
-    overrides = {"gpu": get_gpu, **target_dialect_factories()}
+    overrides: dict[str, Callable[[], Dialect]] = {"gpu": get_gpu}
+    for name in TARGET_DIALECTS:
+        overrides[name] = _target_factory(name)
     for name, module in DERIVED_DIALECTS.items():
         overrides[name] = _derived_factory(module)
     return overrides
+
+
+#: the dialects that hold GPU target attributes (`xgpu.dialects.gpu.targets`)
+TARGET_DIALECTS = ("nvvm", "rocdl", "xevm", "spirv")
+
+
+def _target_factory(name: str) -> Callable[[], Dialect]:
+    def factory() -> Dialect:
+        from xgpu.dialects.gpu.targets import target_dialect_factories
+
+        return target_dialect_factories()[name]()
+
+    return factory
 
 
 def xdsl_dialect(name: str) -> Dialect | None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import cf, func
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
+from xgpu.ir.enum_properties import ENUM_PROPERTIES, in_range
 from xgpu.ir.printer import attribute_text
 from xgpu.ir.upstream_verifiers import is_i1, quoted, register, verify_operand_type
 
@@ -153,41 +153,11 @@ register("cf.switch", custom=_branch_custom)
 
 # ------------------------------------------------------- enum-valued props
 
-_I64 = IntegerType(64, Signedness.SIGNLESS)
-
-ENUM_PROPERTIES: dict[str, tuple[str, int]] = {
-    "arith.cmpi": ("predicate", 10),
-    "arith.cmpf": ("predicate", 16),
-    "memref.atomic_rmw": ("kind", 16),
-}
-"""Ops with an I64EnumAttr property (MLIR stores it as a 64-bit signless
-integer): the property and how many cases the enum has."""
-
-
-def enum_property_error(op_name: str, properties: dict[str, Attribute]) -> str | None:
-    """MLIR's parse error for an `<{...}>` property out of its enum's range."""
-    known = ENUM_PROPERTIES.get(op_name)
-    if known is None or known[0] not in properties:
-        return None
-    name, cases = known
-    value = properties[name]
-    if _in_range(value, cases):
-        return None
-    entries = ", ".join(f"{k} = {attribute_text(v)}" for k, v in sorted(properties.items()))
-    return (
-        f"invalid properties {{{entries}}} for op {op_name}: Invalid attribute `{name}` in "
-        f"property conversion: {attribute_text(value)}"
-    )
-
-
-def _in_range(value: Attribute, cases: int) -> bool:
-    return isinstance(value, IntegerAttr) and value.type == _I64 and 0 <= value.value.data < cases
-
 
 def _enum_custom(op: Operation) -> None:
     name, cases = ENUM_PROPERTIES[op.name]
     value = op.properties.get(name, op.attributes.get(name))
-    if value is not None and not _in_range(value, cases):
+    if value is not None and not in_range(value, cases):
         allowed = ", ".join(str(i) for i in range(cases))
         raise VerifyException(
             f"attribute '{name}' failed to satisfy constraint: allowed 64-bit signless integer "

@@ -33,7 +33,7 @@ from xgpu.ir.arg_locations import (
     located_argument,
 )
 from xgpu.ir.builtin_limits import BuiltinLimitsParser
-from xgpu.ir.core_verifiers import enum_property_error
+from xgpu.ir.enum_properties import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
 from xgpu.ir.nesting import MAX_NESTING, nesting_error

@@ -21,6 +21,7 @@ is reported at the `func.return`). Under `verify_ir`, for the ops with
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -53,23 +54,30 @@ def register(name: str, **checks: Callable[[Operation], None] | bool | None) -> 
     CHECKS[name] = Checks(**checks)  # type: ignore[arg-type]
 
 
-_loaded = False
+#: the modules that register the checks of a dialect's ops, imported the first
+#: time an op of that dialect is verified (the other dialects' modules register
+#: theirs when the dialect loads)
+CHECK_MODULES: dict[str, str] = {
+    "func": "core_verifiers",
+    "cf": "core_verifiers",
+    "arith": "core_verifiers",
+    "memref": "core_verifiers",
+    "scf": "scf_verifiers",
+}
+
+_loaded: set[str] = set()
 
 
 def _checks(op: Operation) -> Checks | None:
-    if not _loaded:
-        _load()
     if isinstance(op, UnregisteredOp) or not isinstance(op, IRDLOperation):
         return None
-    return CHECKS.get(op.name)
-
-
-def _load() -> None:
-    # The op modules register their checks on import.
-    global _loaded
-    from xgpu.ir import core_verifiers, scf_verifiers  # noqa: F401
-
-    _loaded = True
+    name = op.name
+    dialect = name.partition(".")[0]
+    if dialect not in _loaded:
+        _loaded.add(dialect)
+        if (module := CHECK_MODULES.get(dialect)) is not None:
+            importlib.import_module(f"xgpu.ir.{module}")
+    return CHECKS.get(name)
 
 
 def verify_op(op: Operation) -> None:

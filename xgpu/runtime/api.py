@@ -287,6 +287,17 @@ class _Hooks:
     def gpu(self):
         return on_caller_thread(self.runner_.gpu_runtime)
 
+    def lazy_gpu(self, ns: dict):
+        """A stand-in that makes the runtime on the program's first use of the
+        device (`xgpu.runtime.lazy_gpu`); None where a run reports on the
+        device whether or not the program uses it (--verbose, --trace)."""
+        options = self.runner_.options
+        if options.verbose or options.trace is not None:
+            return None
+        from xgpu.runtime.lazy_gpu import LazyGpu
+
+        return LazyGpu(self.gpu, ns)
+
     def coherence(self):
         """The run's `HostCoherence` (device copies of registered host memory),
         or None (the simulator; devices with unified host memory)."""

@@ -187,7 +187,6 @@ class HostCompiler:
         _counter += 1
         filename = f"<xgpu-host-{_counter}>"
         from xdsl.dialects.func import FuncOp
-        from xdsl.dialects.memref import GlobalOp
 
         py_name = Namer("f")
         for op in self.module.body.block.ops:
@@ -195,7 +194,7 @@ class HostCompiler:
                 self.funcs[op.sym_name.data] = op
                 if op.body.blocks:
                     self.func_names[op.sym_name.data] = py_name(op.sym_name.data)
-            elif isinstance(op, GlobalOp):
+            elif op.name == "memref.global":
                 self.globals[op.sym_name.data] = op
         from xgpu.runtime.host_memref import RUNTIME
 

@@ -33,8 +33,12 @@ def _is_async(op: Operation) -> bool:
 
 def _gpu(c: HostCompiler) -> str:
     if "_gpu" not in c.ns:
-        c.ns["_gpu"] = c.hooks.gpu()
-        c.ns["_tok"] = c.ns["_gpu"].tokens
+        lazy = getattr(c.hooks, "lazy_gpu", None)
+        gpu = lazy(c.ns) if lazy is not None else None
+        if gpu is None:
+            gpu = c.hooks.gpu()
+        c.ns["_gpu"] = gpu
+        c.ns["_tok"] = gpu.tokens
     return "_gpu"
 
 

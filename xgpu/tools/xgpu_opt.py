@@ -31,7 +31,6 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, format_diagnostic
-from xgpu.ir.mlir_style import mlir_style_text
 from xgpu.ir.nesting import TOO_DEEP, deep_call
 from xgpu.ir.parser import LocatedParseError, LocatingParser, parse_error_diagnostic
 from xgpu.ir.printer import XGpuMLIRTarget
@@ -99,13 +98,27 @@ class XGpuOptMain(xDSLOptMain):
 
     # ---------------------------------------------------------------- registry
     def register_all_dialects(self) -> None:
+        from xgpu.ir.context import XGpuContext
+
+        self.ctx = XGpuContext()
         register_xgpu_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
         self.available_passes.update(pass_registry())
 
+    def register_all_frontends(self) -> None:
+        from xgpu.dialects import multiverse
+
+        for name, factory in multiverse().all_frontends.items():
+            self.available_frontends.setdefault(name, factory)
+
     def register_all_targets(self) -> None:
-        super().register_all_targets()
+        # xDSL's own registration reads the installed packages' entry points
+        # again (each time: ~30 ms); xgpu reads them once per process.
+        from xgpu.dialects import multiverse
+
+        for name, factory in multiverse().all_targets.items():
+            self.available_targets.setdefault(name, factory)
         for name in _XDSL_GPU_TARGETS:
             self.available_targets.pop(name, None)
         self.available_targets["mlir"] = lambda: XGpuMLIRTarget
@@ -147,6 +160,8 @@ class XGpuOptMain(xDSLOptMain):
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         if self.args.mlir_style and parse_spec(self.args.target).name == "mlir":
+            from xgpu.ir.mlir_style import mlir_style_text
+
             return mlir_style_text(
                 self.ctx, prog, self.args.print_op_generic, self.args.print_debuginfo
             )
@@ -323,7 +338,9 @@ def register_xgpu_dialects(
 
 def make_context(allow_unregistered: bool = False) -> Context:
     """A Context with every dialect xgpu-opt has, for use as a library."""
-    ctx = Context(allow_unregistered=allow_unregistered)
+    from xgpu.ir.context import XGpuContext
+
+    ctx = XGpuContext(allow_unregistered=allow_unregistered)
     register_xgpu_dialects(ctx)
     return ctx
 

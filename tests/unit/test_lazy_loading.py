@@ -1,0 +1,120 @@
+"""Start-up: what xgpu imports only when a program needs it, and that loading
+lazily finds exactly what loading everything finds."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+from xdsl.ir import TypeAttribute
+
+from xgpu.dialects.gpu import GPU, catalog
+from xgpu.ir import upstream_verifiers
+from xgpu.ir.context import XGpuContext
+from xgpu.tools.xgpu_opt import make_context, register_xgpu_dialects
+
+HOST_ONLY = """
+module attributes {gpu.container_module} {
+  func.func @main() {
+    %t = gpu.wait async
+    %t2 = gpu.wait async [%t]
+    gpu.wait [%t2]
+    return
+  }
+}
+"""
+
+
+def test_catalog_lists_what_each_module_defines():
+    for module, names in catalog.MODULES.items():
+        m = importlib.import_module(f"xgpu.dialects.gpu.{module}")
+        defined = [c.name for c in [*m.OPS, *m.ATTRS]]
+        assert [f"gpu.{n}" for n in names] == defined, module
+    every = {op.name for op in GPU.operations} | {a.name for a in GPU.attributes}
+    assert set(catalog.WHERE) == every
+
+
+def test_lazy_context_finds_what_the_whole_dialect_has():
+    for name, module in catalog.WHERE.items():
+        m = importlib.import_module(f"xgpu.dialects.gpu.{module}")
+        cls = next(c for c in [*m.OPS, *m.ATTRS] if c.name == name)
+        ctx = make_context()
+        assert isinstance(ctx, XGpuContext)
+        if cls in m.OPS:
+            assert ctx.get_optional_op(name) is cls
+        elif issubclass(cls, TypeAttribute):
+            assert ctx.get_optional_type(name) is cls
+        else:
+            assert ctx.get_optional_attr(name) is cls
+        # Only that module was loaded into this context.
+        assert ctx._gpu_modules == {module}, name
+        assert "gpu" not in ctx._loaded_dialects
+
+
+def test_unknown_gpu_name_loads_the_rest_of_the_dialect():
+    ctx = make_context()
+    assert ctx.get_optional_op("gpu.wait") is not None
+    assert ctx.get_optional_op("gpu.no_such_op") is None
+    assert ctx._loaded_dialects["gpu"] is GPU
+    assert {op.name for op in ctx.loaded_ops} >= {op.name for op in GPU.operations}
+    # A clone keeps what is loaded and loads the rest the same way.
+    clone = ctx.clone()
+    assert isinstance(clone, XGpuContext)
+    assert clone.get_optional_op("gpu.spmv") is ctx.get_optional_op("gpu.spmv")
+
+
+def test_op_without_prefix_found_through_the_dialect_stack():
+    ctx = make_context()
+    assert ctx.get_optional_op("barrier", dialect_stack=["gpu"]).name == "gpu.barrier"
+
+
+def test_a_plain_context_with_xgpu_dialects_still_loads_everything():
+    from xdsl.context import Context
+
+    ctx = Context()
+    register_xgpu_dialects(ctx)
+    assert ctx.get_optional_op("gpu.wait") is not None
+    assert ctx._loaded_dialects["gpu"] is GPU
+
+
+def test_verifier_check_modules_cover_their_registrations():
+    """Each op a verifier module registers belongs to a dialect for which
+    `CHECK_MODULES` imports that module."""
+    for module in sorted(set(upstream_verifiers.CHECK_MODULES.values())):
+        before = dict(upstream_verifiers.CHECKS)
+        importlib.reload(importlib.import_module(f"xgpu.ir.{module}"))
+        registered = [
+            name
+            for name, checks in upstream_verifiers.CHECKS.items()
+            if checks is not before.get(name)
+        ]
+        assert registered, module
+        for name in registered:
+            assert upstream_verifiers.CHECK_MODULES.get(name.partition(".")[0]) == module, name
+
+
+def test_what_a_host_only_run_and_a_parse_do_not_import(tmp_path):
+    f = tmp_path / "host.mlir"
+    f.write_text(HOST_ONLY)
+    script = f"""
+import sys
+from xgpu.tools import xgpu_opt, xgpu_run
+for main in (xgpu_opt.main, xgpu_run.main):
+    try:
+        main([{str(f)!r}])
+    except SystemExit as e:
+        assert not e.code, e.code
+loaded = [m for m in sys.modules if m.startswith("xgpu.dialects.gpu.")]
+print(" ".join(sorted(loaded)))
+print("pyopencl" in sys.modules, "xgpu.ir.mlir_style" in sys.modules, "xgpu.ir.scf_verifiers" in sys.modules)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    modules = set(out[-2].split())
+    assert "xgpu.dialects.gpu.host" in modules
+    for unused in ("sparse", "mma", "subgroup", "binary", "compilation", "targets"):
+        assert f"xgpu.dialects.gpu.{unused}" not in modules
+    # No device work: OpenCL is never started; no scf, no --mlir-style printer.
+    assert out[-1] == "False False False"
