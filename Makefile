@@ -3,6 +3,10 @@ LIT ?= $(PYTHON) -c "import lit.main; lit.main.main()"
 
 .PHONY: install test unit lit lint bench
 
+# The tests write nothing into the source tree: bytecode caches go here (lit
+# puts its outputs under the temporary folder, see tests/filecheck/lit.cfg).
+export PYTHONPYCACHEPREFIX ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/xgpu/pycache
+
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
 

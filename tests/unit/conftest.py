@@ -40,3 +40,10 @@ def xgpu_opt(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
 # The tests' helper modules (`devices`, `async_programs`, ...) import by name.
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Hypothesis keeps no example database (it would write .hypothesis/ into the
+# working tree); the tests' budgets are their own `settings`.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("xgpu", database=None)
+_hypothesis_settings.load_profile("xgpu")
