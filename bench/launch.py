@@ -1,6 +1,6 @@
 """Per-launch cost of xgpu-run's compiled host code against a raw pyopencl loop.
 
-    python bench/launch.py [--launches 10000] [--runs 7] [--quick]
+    python bench/launch.py [--launches 10000] [--runs 7] [--quick] [--tiny]
 
 All sides run in this process, on the same OpenCL device, with the same
 kernel (the OpenCL C xgpu emits for a trivial `x[i] += 1` gpu.func over 64
@@ -163,10 +163,13 @@ def main() -> int:
     ap.add_argument("--launches", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="2,000 launches, 3 runs")
+    ap.add_argument("--tiny", action="store_true", help="50 launches, 1 run (the bench's test)")
     ap.add_argument("--device", default=None)
     args = ap.parse_args()
     if args.quick:
         args.launches, args.runs = min(args.launches, 2000), 3
+    if args.tiny:
+        args.launches, args.runs = 50, 1
     try:
         checked, xgpu_run = xgpu_side(args.device)
         unchecked, unchecked_run = xgpu_side(args.device, checked=False)
