@@ -1,7 +1,7 @@
 PYTHON ?= python3
 LIT ?= $(PYTHON) -c "import lit.main; lit.main.main()"
 
-.PHONY: install test unit lit lint bench
+.PHONY: install test unit lit lint bench bench-quick bench-suite
 
 # The tests write nothing into the source tree: bytecode caches go here (lit
 # puts its outputs under the temporary folder, see tests/filecheck/lit.cfg).
@@ -25,9 +25,25 @@ lint:
 	$(PYTHON) -m ruff check xgpu tests bench examples
 	$(PYTHON) -m ruff format --check xgpu tests bench examples
 
+# Every figure against a baseline measured in the same run (bench/common.py).
+# The big simulator programs run once, each side bounded by --timeout.
 bench:
+	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/parse.py
 	$(PYTHON) bench/compile.py
 	$(PYTHON) bench/launch.py
 	$(PYTHON) bench/kernels.py
-	$(PYTHON) bench/sim.py
+	$(PYTHON) bench/sim.py --quick --timeout 150
+	$(PYTHON) bench/suite.py
+
+bench-quick:
+	$(PYTHON) bench/startup.py --quick
+	$(PYTHON) bench/parse.py --quick
+	$(PYTHON) bench/compile.py --quick
+	$(PYTHON) bench/launch.py --quick
+	$(PYTHON) bench/kernels.py --quick
+	$(PYTHON) bench/sim.py --quick --only matmul_tiled_128,reduce --timeout 120
+
+# Runs the whole test suite (many minutes) and records its time.
+bench-suite:
+	$(PYTHON) bench/suite.py --run

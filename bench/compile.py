@@ -1,7 +1,7 @@
 """Canonicalize speed of xgpu-opt, against mlir-opt 22 on the same files in the
 same run.
 
-    python bench/compile.py [--sizes 1000,2000,10000] [--repeat 3]
+    python bench/compile.py [--sizes 1000,2000,10000] [--runs 3] [--quick] [--tiny]
 
 Times `xgpu-opt -p canonicalize F` and `mlir-opt --canonicalize F` (whole
 process: parse, verify, canonicalize, print; output discarded; best of
@@ -17,16 +17,31 @@ from __future__ import annotations
 import argparse
 import sys
 
+from common import Target
 from programs import compare
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,2000,10000")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="sizes 1000,10000, one run")
+    ap.add_argument("--tiny", action="store_true", help="sizes 10,100, one run")
     args = ap.parse_args()
+    if args.quick:
+        args.sizes, args.runs = "1000,10000", 1
+    if args.tiny:
+        args.sizes, args.runs = "10,100", 1
     sizes = [int(s) for s in args.sizes.split(",")]
-    return compare("canonicalize", sizes, args.repeat, ["-p", "canonicalize"], ["--canonicalize"])
+    return compare(
+        "Canonicalize (bench/compile.py)",
+        sizes,
+        args.runs,
+        ["-p", "canonicalize"],
+        ["--canonicalize"],
+        Target(at_most=15),
+        passes="canonicalize",
+    )
 
 
 if __name__ == "__main__":

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from common import (
+    Row,
+    Target,
+    env_with_root,
+    interleaved,
+    median,
+    print_rows,
+    process_timer,
+    python_module,
+    skip,
+)
 
 from xgpu.tools.oracle import find_mlir_opt
 
@@ -59,45 +69,108 @@ def async_program(n: int, buffers_every: int = 100) -> str:
     return "\n".join(lines) + "\n"
 
 
-def best_time(cmd: list[str], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
-        best = min(best, time.perf_counter() - start)
-    return best
+INPROCESS = """
+import sys, time
+import xgpu
+text = open(sys.argv[1]).read()
+passes = sys.argv[2] if len(sys.argv) > 2 else ""
+# first use (contexts, dialects, pattern sets) not timed
+warm = xgpu.parse(open(sys.argv[3]).read(), sys.argv[3])
+if passes:
+    xgpu.run_pipeline(warm, passes)
+xgpu.print_mlir(warm)
+start = time.perf_counter()
+module = xgpu.parse(text, sys.argv[1])
+assert not xgpu.verify(module)
+if passes:
+    xgpu.run_pipeline(module, passes)
+    assert not xgpu.verify(module)
+xgpu.print_mlir(module)
+print(time.perf_counter() - start)
+"""
+
+
+def inprocess_timer(path: Path, passes: str) -> Callable[[], float]:
+    """A side that times parse, verify, `passes`, verify and print inside a
+    process (start-up, imports and first use excluded: a warm-up module)."""
+    warm = path.with_name("warm-up.mlir")
+    if not warm.exists():
+        warm.write_text(async_program(2))
+
+    def run() -> float:
+        out = subprocess.run(
+            [sys.executable, "-c", INPROCESS, str(path), passes, str(warm)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env_with_root(),
+        )
+        return float(out.stdout.split()[-1])
+
+    return run
 
 
 def compare(
     title: str,
     sizes: list[int],
-    repeat: int,
+    runs: int,
     xgpu_args: list[str],
     mlir_args: list[str],
+    target: Target,
+    passes: str = "",
     make: Callable[[int], str] = async_program,
 ) -> int:
-    """Time `xgpu-opt ARGS F` against `mlir-opt ARGS F` on generated files of
-    each size and print the times, ratios and growth."""
-    xgpu_opt = shutil.which("xgpu-opt")
+    """`xgpu-opt ARGS F` (as `python -m xgpu.tools.xgpu_opt`) against
+    `mlir-opt ARGS F`, whole processes, on generated files of each size,
+    interleaved, medians; the target applies at the largest size. Then the
+    growth from the smallest to the largest size, timed inside the process
+    (parse, verify, `passes`, print), against linear growth (at most 1.2x
+    the time linear growth predicts)."""
     mlir_opt = find_mlir_opt()
-    if xgpu_opt is None:
-        print("bench: xgpu-opt is not installed (make install)", file=sys.stderr)
-        return 1
-    print(f"{title}, best of {repeat}; baseline: {mlir_opt or 'none found'}")
-    print(f"{'launches':>9} {'lines':>7} {'xgpu-opt s':>11} {'mlir-opt s':>11} {'ratio':>7}")
-    previous: tuple[int, float] | None = None
-    growth: list[str] = []
+    if mlir_opt is None:
+        return skip(f"bench ({title})", "mlir-opt 22 not found")
+    rows: list[Row] = []
+    counts: dict[int, int] = {}
+    inproc: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             path = Path(tmp) / f"launches_{n}.mlir"
             text = make(n)
             path.write_text(text)
-            ours = best_time([xgpu_opt, *xgpu_args, str(path)], repeat)
-            ref = best_time([mlir_opt, *mlir_args, str(path)], repeat) if mlir_opt else float("nan")
-            print(f"{n:>9} {text.count(chr(10)):>7} {ours:>11.3f} {ref:>11.3f} {ours / ref:>6.1f}x")
-            if previous is not None:
-                growth.append(f"{n / previous[0]:.0f}x launches -> {ours / previous[1]:.1f}x time")
-            previous = (n, ours)
-    if growth:
-        print("growth: " + "; ".join(growth))
+            counts[n] = text.count(chr(10))
+            sides = {
+                "mlir-opt": process_timer([mlir_opt, *mlir_args, str(path)]),
+                "xgpu-opt": process_timer(
+                    python_module("xgpu.tools.xgpu_opt", *xgpu_args, str(path))
+                ),
+            }
+            if n in (sizes[0], sizes[-1]) and len(sizes) > 1:
+                sides["in-process"] = inprocess_timer(path, passes)
+            times = interleaved(sides, runs)
+            rows.append(
+                Row(
+                    f"{n:,} launches ({counts[n]:,} lines), whole process",
+                    median(times["mlir-opt"]),
+                    median(times["xgpu-opt"]),
+                    target if n == sizes[-1] else None,
+                )
+            )
+            if "in-process" in times:
+                inproc[n] = median(times["in-process"])
+    if len(inproc) == 2:
+        lo, hi = sizes[0], sizes[-1]
+        rows.append(
+            Row(
+                f"growth {lo:,} -> {hi:,} launches in process: linear prediction vs measured",
+                inproc[lo] * hi / lo,
+                inproc[hi],
+                Target(at_most=1.2),
+            )
+        )
+    print_rows(
+        title,
+        f"median of {runs} interleaved runs per side; baseline: {mlir_opt} (whole process; "
+        "the growth row: xgpu's time inside the process at the small size, scaled linearly)",
+        rows,
+    )
     return 0

@@ -1,156 +1,228 @@
-"""The simulator's speed: simulated work-items per second.
+"""The simulator's kernel time against Oclgrind's, on the same programs.
 
-    python bench/sim.py [--n 64] [--runs 3]
+    python bench/sim.py [--quick] [--tiny] [--only NAME,...] [--runs N] [--timeout S]
 
-Cases (each a host program around a kernel of bench/kernels/, run with
-`xgpu.run`; the result is checked against numpy first):
+Programs (bench/programs/sim/, each a host `@main` launching one kernel over
+its whole grid, and `@warmup` launching one block of the same kernel):
+matmul_tiled_128 and matmul_tiled_256 (16x16 tiles in workgroup memory, two
+barriers per tile), saxpy_1m (2^20 f32) and reduce (gpu.all_reduce add over
+2^18 f32, 256 work-items per block).
 
-- matmul_tiled: C = A @ B, n x n f32 (n = 64 by default: 16 blocks of
-  16 x 16 work-items, n/16 tiles each, two gpu.barrier per tile), the kernel
-  of bench/kernels/matmul_tiled.mlir;
-- saxpy: y = a * x + y over 2^14 floats, 256 work-items per block
-  (bench/kernels/saxpy.mlir).
+Sides, each a process of its own (`python bench/sim.py --child ...`), the
+sides taking turns:
 
-For each: the best wall time of `--runs` runs on the simulator, on the
-simulator with `--detect-races`, and, as the baseline measured in the same
-run, on OpenCL (PoCL's CPU device by default; parse, compile and build
-included, as xgpu-run would do it). Printed: work-items, seconds, simulated
-work-items per second, and the ratios sim / OpenCL and sim+races / sim.
+- sim: `xgpu.run` on the simulator (`--backend sim`);
+- sim+races: the simulator with `--detect-races`;
+- oclgrind: xgpu's generated OpenCL C of the same program on Oclgrind's
+  simulated device (`oclgrind python ... --device oclgrind`), the baseline;
+- oclgrind+races: the same under `oclgrind --data-races`, the baseline of
+  sim+races.
+
+Kernel time, measured inside each process: a first `@warmup` call parses and
+compiles the host program, builds the OpenCL program (or compiles the
+simulator's kernel) and runs one block; then the wall times of a second
+`@warmup` call and of the `@main` call on the same Runner are taken (both
+allocate, copy in, launch, copy out and free the same buffers: on the
+simulator, with races detected, the copies are not cheap); the kernel time
+is `@main` - `@warmup`: the launch of all blocks but one. Process start-up,
+parsing and OpenCL compilation are not in the figure. The result of `@main`
+is checked against numpy.
+Medians of --runs (default 3; 1 for matmul_tiled_256 and with --quick). A
+side that runs past --timeout seconds (default 600) is reported as such.
+`--tiny` times `@warmup` (one block) instead of `@main`: the bench's own test.
+
+Targets (issue "Speed where users wait"): the simulator at least 10x faster
+than Oclgrind (Oclgrind / sim >= 10), with and without race detection, and
+`--detect-races` at most 3x the plain simulator. Oclgrind's rows are skipped,
+with the reason, where `oclgrind` is not installed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-import xgpu
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import Row, Target, env_with_root, fmt_time, median, print_rows, skip  # noqa: E402
 
-KERNELS = Path(__file__).resolve().parent / "kernels"
-
-
-def _module_body(name: str) -> str:
-    text = (KERNELS / name).read_text()
-    return text[text.index("  gpu.module") : text.rindex("}")]
-
-
-def matmul_program() -> str:
-    host = """
-  func.func @main(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c16 = arith.constant 16 : index
-    %n = memref.dim %A, %c0 : memref<?x?xf32>
-    %g = arith.divui %n, %c16 : index
-    %t0 = gpu.wait async
-    %dA, %t1 = gpu.alloc async [%t0] (%n, %n) : memref<?x?xf32>
-    %dB, %t2 = gpu.alloc async [%t0] (%n, %n) : memref<?x?xf32>
-    %dC, %t3 = gpu.alloc async [%t0] (%n, %n) : memref<?x?xf32>
-    %t4 = gpu.memcpy async [%t1] %dA, %A : memref<?x?xf32>, memref<?x?xf32>
-    %t5 = gpu.memcpy async [%t2] %dB, %B : memref<?x?xf32>, memref<?x?xf32>
-    %t6 = gpu.launch_func async [%t3, %t4, %t5] @matmul::@matmul_tiled blocks in (%g, %g, %c1) threads in (%c16, %c16, %c1) args(%dA : memref<?x?xf32>, %dB : memref<?x?xf32>, %dC : memref<?x?xf32>)
-    %t7 = gpu.memcpy async [%t6] %C, %dC : memref<?x?xf32>, memref<?x?xf32>
-    gpu.wait [%t7]
-    return
-  }
-"""
-    body = _module_body("matmul_tiled.mlir")
-    return "module attributes {gpu.container_module} {\n" + body + host + "}\n"
+PROGRAMS = Path(__file__).resolve().parent / "programs" / "sim"
+NAMES = ("matmul_tiled_128", "matmul_tiled_256", "saxpy_1m", "reduce")
+#: programs measured once even without --quick (minutes on Oclgrind)
+BIG = ("matmul_tiled_256",)
+FASTER = Target(at_least=10)
+RACES = Target(at_most=3)
+SIDES = ("sim", "sim+races", "oclgrind", "oclgrind+races")
 
 
-def saxpy_program() -> str:
-    host = """
-  func.func @main(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c256 = arith.constant 256 : index
-    %n = memref.dim %x, %c0 : memref<?xf32>
-    %g = arith.divui %n, %c256 : index
-    %t0 = gpu.wait async
-    %dx, %t1 = gpu.alloc async [%t0] (%n) : memref<?xf32>
-    %dy, %t2 = gpu.alloc async [%t0] (%n) : memref<?xf32>
-    %t3 = gpu.memcpy async [%t1] %dx, %x : memref<?xf32>, memref<?xf32>
-    %t4 = gpu.memcpy async [%t2] %dy, %y : memref<?xf32>, memref<?xf32>
-    %t5 = gpu.launch_func async [%t3, %t4] @saxpy::@saxpy blocks in (%g, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : f32, %dx : memref<?xf32>, %dy : memref<?xf32>, %n : index)
-    %t6 = gpu.memcpy async [%t5] %y, %dy : memref<?xf32>, memref<?xf32>
-    gpu.wait [%t6]
-    return
-  }
-"""
-    body = _module_body("saxpy.mlir")
-    return "module attributes {gpu.container_module} {\n" + body + host + "}\n"
-
-
-def _best(fn, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def case_matmul(n: int, runs: int) -> tuple[str, int, dict[str, float]]:
-    text = matmul_program()
+def inputs(name: str):
+    """The arguments of `name`'s @main and @warmup, and a check of the result
+    of @main (None for @warmup)."""
     rng = np.random.default_rng(0)
-    A = rng.random((n, n), dtype=np.float32)
-    B = rng.random((n, n), dtype=np.float32)
-
-    def go(**kw):
-        C = np.zeros((n, n), np.float32)
-        xgpu.run(text, args=[A, B, C], **kw)
-        if not np.allclose(C, A @ B, rtol=1e-4, atol=1e-4):
-            raise SystemExit(f"matmul_tiled: wrong result with {kw}")
-
-    times = {
-        "sim": _best(lambda: go(backend="sim"), runs),
-        "sim+races": _best(lambda: go(backend="sim", detect_races=True), runs),
-        "opencl": _best(lambda: go(), runs),
-    }
-    return f"matmul_tiled {n}x{n}", n * n, times
-
-
-def case_saxpy(n: int, runs: int) -> tuple[str, int, dict[str, float]]:
-    text = saxpy_program()
-    rng = np.random.default_rng(1)
-    x = rng.random(n, dtype=np.float32)
-    y0 = rng.random(n, dtype=np.float32)
-    a = np.float32(1.5)
-
-    def go(**kw):
+    if name.startswith("matmul_tiled_"):
+        n = int(name.rsplit("_", 1)[1])
+        a = rng.random((n, n), dtype=np.float32)
+        b = rng.random((n, n), dtype=np.float32)
+        c = np.zeros((n, n), np.float32)
+        return [a, b, c], lambda: np.allclose(c, a @ b, rtol=1e-4, atol=1e-4)
+    if name == "saxpy_1m":
+        x = rng.random(1 << 20, dtype=np.float32)
+        y0 = rng.random(1 << 20, dtype=np.float32)
         y = y0.copy()
-        xgpu.run(text, args=[float(a), x, y], **kw)
-        if not np.allclose(y, a * x + y0, rtol=1e-6):
-            raise SystemExit(f"saxpy: wrong result with {kw}")
-
-    times = {
-        "sim": _best(lambda: go(backend="sim"), runs),
-        "sim+races": _best(lambda: go(backend="sim", detect_races=True), runs),
-        "opencl": _best(lambda: go(), runs),
-    }
-    return f"saxpy {n}", n, times
+        return [1.5, x, y], lambda: np.allclose(y, np.float32(1.5) * x + y0, rtol=1e-6)
+    if name == "reduce":
+        x = rng.random(1 << 18, dtype=np.float32)
+        p = np.zeros((1 << 18) // 256, np.float32)
+        return [x, p], lambda: np.allclose(p, x.reshape(-1, 256).sum(axis=1), rtol=1e-4)
+    raise ValueError(name)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=64, help="matmul size (a multiple of 16)")
-    parser.add_argument("--saxpy", type=int, default=1 << 14, help="saxpy length")
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    print(
-        f"{'case':<22}{'work-items':>11}{'sim s':>9}{'items/s':>10}{'+races s':>10}"
-        f"{'opencl s':>10}{'sim/ocl':>9}{'races/sim':>10}"
+def child(args) -> int:
+    """One side: build, warm up, time @main (or @warmup with --tiny), print
+    {"kernel_s": seconds} as the last line."""
+    from xgpu.runtime.api import Runner, RunOptions, load
+
+    path = PROGRAMS / f"{args.child}.mlir"
+    module, sources = load(path.read_text(), str(path))
+    options = RunOptions(
+        backend=args.backend, detect_races=args.detect_races, device=args.device, timeout=0
     )
-    for case in (case_matmul(args.n, args.runs), case_saxpy(args.saxpy, args.runs)):
-        name, items, t = case
-        print(
-            f"{name:<22}{items:>11}{t['sim']:>9.3f}{items / t['sim']:>10.0f}"
-            f"{t['sim+races']:>10.3f}{t['opencl']:>10.3f}{t['sim'] / t['opencl']:>8.1f}x"
-            f"{t['sim+races'] / t['sim']:>9.2f}x"
+    runner = Runner(module, sources, options)
+    values, check = inputs(args.child)
+    runner.call("warmup", values)
+    values, check = inputs(args.child)
+    start = time.perf_counter()
+    runner.call("warmup", values)
+    warm = time.perf_counter() - start
+    if args.tiny:
+        print(json.dumps({"kernel_s": warm}))
+        return 0
+    values, check = inputs(args.child)
+    start = time.perf_counter()
+    runner.call("main", values)
+    whole = time.perf_counter() - start
+    if not check():
+        print(f"{args.child}: wrong result on {args.backend}", file=sys.stderr)
+        return 2
+    # The same copies in both calls: what @main takes more is its launch's
+    # other blocks.
+    print(json.dumps({"kernel_s": max(whole - warm, 0.0), "main_s": whole, "warmup_s": warm}))
+    return 0
+
+
+def find_oclgrind() -> str | None:
+    from xgpu.tools.oclgrind_run import find_oclgrind as find
+
+    return find()
+
+
+def side_command(name: str, side: str, tiny: bool, oclgrind: str | None) -> list[str]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", name]
+    if tiny:
+        cmd.append("--tiny")
+    if side.startswith("sim"):
+        cmd += ["--backend", "sim"] + (["--detect-races"] if side == "sim+races" else [])
+        return cmd
+    assert oclgrind is not None
+    flags = ["--data-races"] if side == "oclgrind+races" else []
+    return [oclgrind, *flags, *cmd, "--backend", "opencl", "--device", "oclgrind"]
+
+
+def measure(cmd: list[str], timeout: float) -> float | str:
+    """The kernel time the child reports, or why there is none."""
+    try:
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=timeout, env=env_with_root()
         )
+    except subprocess.TimeoutExpired:
+        return f"timed out (> {timeout:g} s)"
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return f"failed (exit {proc.returncode}: {tail})"
+    return float(json.loads(lines[-1])["kernel_s"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default=None, help="comma-separated program names")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="one run per side")
+    ap.add_argument("--tiny", action="store_true", help="time @warmup (one block)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per side and run")
+    ap.add_argument("--no-oclgrind", action="store_true", help="the simulator rows only")
+    # a side's process
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--backend", default="sim", help=argparse.SUPPRESS)
+    ap.add_argument("--detect-races", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--device", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child is not None:
+        return child(args)
+    names = list(NAMES) if args.only is None else args.only.split(",")
+    unknown = [n for n in names if n not in NAMES]
+    if unknown:
+        ap.error(f"unknown program(s) {unknown}; have {list(NAMES)}")
+    oclgrind = None if args.no_oclgrind else find_oclgrind()
+    if oclgrind is None:
+        why = "--no-oclgrind" if args.no_oclgrind else "oclgrind is not installed"
+        skip("bench/sim.py: Oclgrind rows", why)
+    sides = [s for s in SIDES if oclgrind is not None or s.startswith("sim")]
+    rows: list[Row] = []
+    failures: list[str] = []
+    for name in names:
+        runs = 1 if args.quick or (name in BIG and not args.tiny) else args.runs
+        times: dict[str, list[float]] = {s: [] for s in sides}
+        broken: dict[str, str] = {}
+        for i in range(runs):
+            shift = i % len(sides)
+            for side in sides[shift:] + sides[:shift]:
+                if side in broken:
+                    continue
+                got = measure(side_command(name, side, args.tiny, oclgrind), args.timeout)
+                if isinstance(got, str):
+                    broken[side] = got
+                else:
+                    times[side].append(got)
+        med = {s: median(v) for s, v in times.items() if v and s not in broken}
+        for side, why in broken.items():
+            failures.append(f"  {name}, {side}: {why}")
+        pairs = [
+            ("sim vs Oclgrind", "oclgrind", "sim", FASTER),
+            ("sim --detect-races vs oclgrind --data-races", "oclgrind+races", "sim+races", FASTER),
+            ("--detect-races vs plain sim", "sim", "sim+races", RACES),
+        ]
+        for label, base, ours, target in pairs:
+            if base in med and ours in med:
+                rows.append(Row(f"{name}: {label}", med[base], med[ours], target))
+        # the speeds themselves, for the README
+        print(
+            f"{name}: "
+            + ", ".join(f"{s} {fmt_time(v)}" for s, v in med.items())
+            + f" (median of {runs})",
+            flush=True,
+        )
+    how = (
+        "kernel time: wall time of @main (the whole grid) - wall time of @warmup (one block; "
+        "same allocations and copies), inside the process, after a first @warmup (parse, "
+        "compile, OpenCL build); each side a process of its own, sides interleaved, medians; "
+        "ratio = sim / baseline, the speed-up target reads baseline / sim"
+    )
+    if args.tiny:
+        how += "; --tiny: the second one-block @warmup call timed whole"
+    print_rows("Simulator vs Oclgrind (bench/sim.py)", how, rows)
+    if failures:
+        print("sides without a figure:")
+        print("\n".join(failures))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    os.environ.setdefault("PYOPENCL_NO_CACHE", "1")
+    sys.exit(main())

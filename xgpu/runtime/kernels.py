@@ -16,7 +16,8 @@ kernels its buffer's element count; a scalar its value, packed as the ABI's
 numpy type; `__local` buffers for workgroup attributions, dynamic shared
 memory and reduction scratch; in checked kernels the run's error record and
 the launch id) with pyopencl's `_set_arg_multi` and
-`_set_arg_buf_pack_multi`, and enqueues the kernel with
+`_set_arg_buf_pack_multi` (only those that changed since the kernel's last
+launch: the kernel's memo, `DeviceContext.arg_memo`), and enqueues the kernel with
 `_cl.enqueue_nd_range_kernel` waiting for `deps`. Global size is grid x block,
 local size is block. The launch is listed in the run's `watch.Watch` (its
 failures and timeouts are reported against it).
@@ -246,8 +247,23 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
         ns["_pre"] = coherence.before
         ns["_post"] = coherence.after
         body.append(f"deps = _pre(deps, ({''.join(f'a{k}, ' for k in info.memrefs)}))")
-    buffers: list[str] = []
-    packed: list[str] = []
+    # Arguments that did not change since the kernel's last launch are not set
+    # again (clSetKernelArg costs about as much as the enqueue on PoCL): the
+    # kernel's memo (`DeviceContext.arg_memo`, shared by every launcher of the
+    # same cl.Kernel) holds the values last set. A buffer is the same only if
+    # it is the same cl.Buffer object (the memo holds it: a new buffer is a
+    # new object even where OpenCL reuses the handle); an integer compares by
+    # value (the slot's format is fixed, so equal values pack to equal bytes);
+    # a float by its packed bytes (-0.0 == 0.0, NaN != NaN). The launch id of
+    # checked kernels and `__local` sizes that depend on the launch are set
+    # every time. Only xgpu's launchers set the arguments of these kernels.
+    ns["_c"] = gpu.dctx.arg_memo(info.kernel, len(info.slots))
+    buffers: list[str] = []  # cached cl.Buffer / LocalMemory arguments
+    packed: list[str] = []  # cached integers: index, format, value
+    raw: list[tuple[int, str]] = []  # cached packed bytes (floats, odd formats)
+    always_buf: list[str] = []  # set at every launch
+    always_packed: list[str] = []
+    keys: list[tuple[int, str, bool]] = []  # (index, local name, compare by identity)
     seen_buf: set[int] = set()
     body.append(f"if not ({_fast_check(info)}): _bad(gx, gy, gz, bx, by, bz, shmem)")
     listed = watch.record is not None or watch.timeout is not None
@@ -255,6 +271,7 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
         body.append("lid = _lid()")
     for index, slot in enumerate(info.slots):
         kind = slot[0]
+        v = f"v{index}"
         if kind == "buffer":
             k = slot[1]
             if k not in seen_buf:
@@ -262,41 +279,72 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
                 body.append(f"if b{k} is None: _nobuf({k}, a{k}, _sym)")
                 seen_buf.add(k)
             buffers += [str(index), f"b{k}"]
-        elif kind == "offset":
-            packed += [str(index), "b'l'", f"a{slot[1]}.offset"]
+            keys.append((index, f"b{k}", True))
+            continue
+        if kind == "offset":
+            expr = f"a{slot[1]}.offset"
         elif kind == "size":
-            packed += [str(index), "b'l'", f"a{slot[1]}.sizes[{slot[2]}]"]
+            expr = f"a{slot[1]}.sizes[{slot[2]}]"
         elif kind == "stride":
-            packed += [str(index), "b'l'", f"a{slot[1]}.strides[{slot[2]}]"]
+            expr = f"a{slot[1]}.strides[{slot[2]}]"
         elif kind == "scalar":
             char = _pack_char(slot[2])
-            if char in _PACK_CHARS:
-                packed += [str(index), repr(char.encode()), f"a{slot[1]}"]
+            if char in _PACK_CHARS and char not in "fd":
+                expr = f"a{slot[1]}"
             else:
-                body.append(f"_setb({index}, _spack({char!r}, a{slot[1]}))")
+                body.append(f"{v} = _spack({char!r}, a{slot[1]})")
+                raw.append((index, v))
+                keys.append((index, v, False))
+                continue
         elif kind == "local":
             name = f"_loc{index}"
             ns[name] = cl.LocalMemory(max(int(slot[1]), 1))
             buffers += [str(index), name]
+            keys.append((index, name, True))
+            continue
         elif kind == "dynamic_local":
-            buffers += [str(index), "_LM(shmem if shmem > 0 else 1)"]
+            always_buf += [str(index), "_LM(shmem if shmem > 0 else 1)"]
+            continue
         elif kind == "dynamic_size":
-            packed += [str(index), "b'l'", "shmem"]
+            expr = "shmem"
         elif kind == "extent":
             k = slot[1]
-            packed += [str(index), "b'l'", f"a{k}.storage.nbytes // a{k}.dtype.itemsize"]
+            expr = f"a{k}.storage.nbytes // a{k}.dtype.itemsize"
         elif kind == "record":
             buffers += [str(index), "_rec"]
+            keys.append((index, "_rec", True))
+            continue
         elif kind == "launch":
-            packed += [str(index), "b'l'", "lid"]
+            always_packed += [str(index), "b'l'", "lid"]
+            continue
         elif kind == "block_local":
-            buffers += [str(index), f"_LM({slot[1]} + {slot[2]} * bx * by * bz)"]
+            always_buf += [str(index), f"_LM({slot[1]} + {slot[2]} * bx * by * bz)"]
+            continue
         else:
             raise RuntimeFailure(f"unknown kernel argument kind {kind!r}")
-    if buffers:
-        body.append(f"_setm(({', '.join(buffers)},))")
-    if packed:
-        body.append(f"_pack(({', '.join(packed)},))")
+        body.append(f"{v} = {expr}")
+        packed += [str(index), "b'l'" if kind != "scalar" else repr(char.encode()), v]
+        keys.append((index, v, False))
+    if keys:
+        changed = " or ".join(
+            f"{name} {'is not' if same else '!='} _c[{index}]" for index, name, same in keys
+        )
+        body.append(f"if {changed}:")
+        if buffers:
+            body.append(f"    _setm(({', '.join(buffers)},))")
+        if packed:
+            body.append(f"    _pack(({', '.join(packed)},))")
+        for index, name in raw:
+            body.append(f"    _setb({index}, {name})")
+        # Remembered once all are set (a failing set leaves the memo stale,
+        # so the next launch sets everything again).
+        targets = ", ".join(f"_c[{index}]" for index, _, _ in keys)
+        values = ", ".join(name for _, name, _ in keys)
+        body.append(f"    {targets} = {values}")
+    if always_buf:
+        body.append(f"_setm(({', '.join(always_buf)},))")
+    if always_packed:
+        body.append(f"_pack(({', '.join(always_packed)},))")
     if info.prints:
         body.append("_flush()")
     if gpu.tracer is not None:

@@ -180,6 +180,9 @@ class DeviceContext:
         self.context = cl.Context([device])
         self.programs: dict[tuple[str, str], cl.Program] = {}
         self.kernels: dict[tuple[int, str], cl.Kernel] = {}
+        #: per kernel (by id: `kernels` keeps them alive), the argument values
+        #: its launchers set last (`xgpu.runtime.kernels.make_launcher`)
+        self.arg_memos: dict[int, list] = {}
         self.description = describe(device)
         self.host_unified = bool(getattr(device, "host_unified_memory", False))
         #: Oclgrind (21.10) loses track of which bytes of a buffer are
@@ -228,6 +231,33 @@ class DeviceContext:
         if kernel is None:
             kernel = self.kernels[key] = cl.Kernel(program, name)
         return kernel
+
+    def arg_memo(self, kernel: cl.Kernel, count: int) -> list:
+        """The memo of the arguments last set on `kernel` (`count` of them;
+        `_UNSET` where none was), shared by all its launchers."""
+        memo = self.arg_memos.get(id(kernel))
+        if memo is None:
+            if all(k is not kernel for k in self.kernels.values()):
+                # Not one of ours (kept alive by `kernels`): no memo may
+                # outlive it, so none is shared.
+                return [_UNSET] * count
+            memo = self.arg_memos[id(kernel)] = [_UNSET] * count
+        return memo
+
+
+class _Unset:
+    """No argument set yet (equal to nothing)."""
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+_UNSET = _Unset()
 
 
 # --------------------------------------------------------------------------- #

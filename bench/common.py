@@ -1,0 +1,167 @@
+"""What every bench script shares: interleaved measurements, medians and the
+row format
+
+    name | baseline | xgpu | ratio | target | met
+
+Each figure is measured against a baseline measured in the same run: the
+sides take turns (the first of each turn rotating), so that all see the same
+machine load, and the figure is the median of each side's runs (noise from
+other processes moves a median less than a mean, and the best time of a
+side flatters whichever side had a lucky run).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def interleaved(
+    sides: dict[str, Callable[[], float | None]], runs: int, warmup: int = 0
+) -> dict[str, list[float]]:
+    """`runs` measurements of each side, taking turns (rotating which goes
+    first), after `warmup` untimed calls of each. A side returns the time it
+    measured itself (seconds), or None to be timed around the call."""
+    order = list(sides)
+    for _ in range(warmup):
+        for fn in sides.values():
+            fn()
+    times: dict[str, list[float]] = {k: [] for k in order}
+    for i in range(runs):
+        shift = i % len(order)
+        for k in order[shift:] + order[:shift]:
+            start = time.perf_counter()
+            measured = sides[k]()
+            times[k].append(time.perf_counter() - start if measured is None else measured)
+    return times
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+def env_with_root() -> dict[str, str]:
+    """The environment for child processes: this checkout first on
+    PYTHONPATH (so `python -m xgpu...` runs the code being measured)."""
+    env = dict(os.environ)
+    parts = [str(ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
+    return env
+
+
+def process_timer(cmd: Sequence[str], **kw) -> Callable[[], float]:
+    """A side that runs `cmd` (output discarded) and returns its wall time;
+    a failing command raises CalledProcessError."""
+    env = kw.pop("env", None) or env_with_root()
+
+    def run() -> float:
+        start = time.perf_counter()
+        subprocess.run(list(cmd), stdout=subprocess.DEVNULL, check=True, env=env, **kw)
+        return time.perf_counter() - start
+
+    return run
+
+
+def python_module(module: str, *args: str) -> list[str]:
+    """`python -m module args`: the console scripts as modules, so that
+    PYTHONPATH picks the checkout (`xgpu-opt` is `xgpu.tools.xgpu_opt:main`)."""
+    return [sys.executable, "-m", module, *args]
+
+
+def fmt_time(seconds: float) -> str:
+    if seconds != seconds:  # nan
+        return "-"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e6:.2f} us"
+
+
+@dataclass
+class Row:
+    """One figure: `xgpu` against `baseline` (seconds, medians), judged by
+    `target`."""
+
+    name: str
+    baseline: float
+    xgpu: float
+    target: Target | None = None
+    #: how to print the times (default: fmt_time)
+    unit: Callable[[float], str] = fmt_time
+
+    @property
+    def ratio(self) -> float:
+        return self.xgpu / self.baseline if self.baseline > 0 else float("nan")
+
+    def met(self) -> bool | None:
+        return None if self.target is None else self.target.met(self)
+
+    def cells(self) -> list[str]:
+        met = self.met()
+        return [
+            self.name,
+            self.unit(self.baseline),
+            self.unit(self.xgpu),
+            f"{self.ratio:.2f}x" if self.ratio == self.ratio else "-",
+            self.target.text if self.target is not None else "(informational)",
+            "-" if met is None else ("met" if met else "NOT MET"),
+        ]
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target on a Row: ratio xgpu / baseline at most `at_most`, or at
+    least `at_least` (a ratio of speeds: baseline / xgpu when the baseline is
+    the slower side), or xgpu at most baseline + `plus` seconds."""
+
+    at_most: float | None = None
+    at_least: float | None = None
+    plus: float | None = None
+
+    @property
+    def text(self) -> str:
+        if self.plus is not None:
+            return f"<= baseline + {self.plus:g} s"
+        if self.at_least is not None:
+            return f"baseline / xgpu >= {self.at_least:g}x"
+        return f"<= {self.at_most:g}x"
+
+    def met(self, row: Row) -> bool:
+        if row.ratio != row.ratio:
+            return False
+        if self.plus is not None:
+            return row.xgpu <= row.baseline + self.plus
+        if self.at_least is not None:
+            return row.baseline / row.xgpu >= self.at_least
+        assert self.at_most is not None
+        return row.ratio <= self.at_most
+
+
+HEADER = ["name", "baseline", "xgpu", "ratio", "target", "met"]
+
+
+def print_rows(title: str, how: str, rows: Sequence[Row], out=None) -> None:
+    """The table: a title, how it was measured, then one line per row."""
+    out = out or sys.stdout
+    print(f"## {title}", file=out)
+    print(how, file=out)
+    print("| " + " | ".join(HEADER) + " |", file=out)
+    print("| --- | ---: | ---: | ---: | --- | --- |", file=out)
+    for row in rows:
+        print("| " + " | ".join(row.cells()) + " |", file=out)
+    out.flush()
+
+
+def skip(script: str, why: str) -> int:
+    """Say why a bench (or a row) did not run; `make bench` goes on."""
+    print(f"{script}: skipped: {why}")
+    return 0
