@@ -50,9 +50,9 @@ def _derived_factory(module: str) -> Callable[[], Dialect]:
 def multiverse():
     """xDSL's Universe of installed dialects and passes, read once per process
     (reading it scans every installed package's entry points)."""
-    from xdsl.universe import Universe
+    from xgpu.universe import installed_universes, merged_universe
 
-    return Universe.get_multiverse()
+    return merged_universe(installed_universes())
 
 
 def all_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
