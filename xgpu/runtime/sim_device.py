@@ -563,7 +563,7 @@ def make_launcher(
         def run() -> None:
             from xgpu.backend.sim import lockstep
 
-            chosen = lockstep.select(prog, name, None, None) if gpu.races is None else None
+            chosen = lockstep.select(prog, name, None, None)
             cls = Launch
             extra: tuple = ()
             if chosen is not None:
