@@ -48,10 +48,12 @@ from typing import Any
 import numpy as np
 
 from xgpu.backend.sim.lockstep.codegen import LockstepCompiler, Unsupported
-from xgpu.backend.sim.lockstep.memory import Batch
+from xgpu.backend.sim.lockstep.memory import Batch, batch_memory
 from xgpu.backend.sim.workgroup import Launch, _Expired
 
 MAX_LANES = 1 << 20
+#: lanes of a batch of a kernel with barriers or workgroup memory
+MAX_BARRIER_LANES = 1 << 16
 ENGINES = ("auto", "lockstep", "workitem")
 
 
@@ -61,9 +63,22 @@ def engine_choice() -> str:
 
 
 def _batched(func_op: Any) -> bool:
-    if func_op.num_workgroup_attributions:
+    """Whether blocks of the kernel can run together: no dynamic shared
+    memory, and workgroup attributions only loaded and stored."""
+    if any(op.name == "gpu.dynamic_shared_memory" for op in func_op.walk()):
         return False
-    return not any(op.name in ("gpu.barrier", "gpu.dynamic_shared_memory") for op in func_op.walk())
+    entry = func_op.body.blocks.first
+    if entry is None:
+        return False
+    n_inputs = len(func_op.function_type.inputs.data)
+    for value in list(entry.args)[n_inputs : n_inputs + func_op.num_workgroup_attributions]:
+        for use in value.uses:
+            name = use.operation.name
+            if name not in ("memref.load", "memref.store") or use.index != (
+                0 if name == "memref.load" else 1
+            ):
+                return False
+    return True
 
 
 def select(program: Any, kernel: str, options: Any, hooks: Any) -> tuple[Any, bool] | None:
@@ -95,6 +110,9 @@ class LockstepLaunch(Launch):
         self.fn = fn
         self.batched = batched
         self.engine = "lockstep"
+        self.barriers = any(
+            op.name == "gpu.barrier" for op in self.program.func_ops[self.kernel].walk()
+        )
 
     def _run(self) -> None:
         saved = self._saved()
@@ -152,7 +170,8 @@ class LockstepLaunch(Launch):
         ty0, tx0 = np.divmod(rem, nx)
         sizes = (nx, ny, nz, gx, gy, gz)
         if self.batched:
-            per = max(1, MAX_LANES // n)
+            specs = self._workgroup_specs()
+            per = max(1, (MAX_BARRIER_LANES if specs or self.barriers else MAX_LANES) // n)
             for first in range(0, nblocks, per):
                 if self.deadline is not None:
                     self._in_time()
@@ -163,7 +182,13 @@ class LockstepLaunch(Launch):
                 L = count * n
                 S = Batch(L, n, self.sg_size, None, recorder, first)
                 tx, ty, tz = (np.tile(a, count) for a in (tx0, ty0, tz0))
-                self.fn(S, L, tx, ty, tz, bx, by, bz, *sizes, *self.args)
+                wg = [batch_memory(dt, shape, label, count, n) for dt, shape, label in specs]
+                if self.races is not None:
+                    for m in wg:
+                        self.races.track(m.storage)
+                self.fn(S, L, tx, ty, tz, bx, by, bz, *sizes, *self.args, *wg)
+                if recorder is not None:
+                    recorder.block_end(S)
                 self.work_items += L
             return
         specs = self._workgroup_specs()

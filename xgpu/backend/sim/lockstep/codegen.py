@@ -400,8 +400,6 @@ def _h_subgroup_query(c: LockstepCompiler, op: Operation, mask: str) -> None:
 
 
 def _h_barrier(c: LockstepCompiler, op: Operation, mask: str) -> None:
-    if c.batched:
-        raise Unsupported("a barrier in a batch of blocks")  # pragma: no cover
     c.w(f"_bar(_S, {mask})")
 
 

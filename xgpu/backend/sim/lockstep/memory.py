@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from xgpu.backend.sim.lockstep.vector import NeedsReplay
+from xgpu.runtime.memref import MemRef
 
 
 class Batch:
@@ -47,6 +48,32 @@ class Batch:
         self.blk0 = blk0
 
 
+class BatchMemRef(MemRef):
+    """The workgroup memory of every block of a batch: one storage of
+    `blocks` copies, each lane addressing its block's (`lane_base`)."""
+
+    __slots__ = ("lane_base", "extent")
+
+
+def batch_memory(dtype: Any, shape: tuple, label: str, blocks: int, n: int) -> BatchMemRef:
+    from xgpu.backend.sim.kernel import new_memory
+
+    one = 1
+    for s in shape:
+        one *= s
+    flat = new_memory(dtype, (blocks * one,), "workgroup", label, " (workgroup memory)")
+    m = BatchMemRef(flat.storage, dtype, 0, tuple(shape), _strides(shape))
+    m.lane_base = (np.arange(blocks * n, dtype=np.int64) // n) * one
+    m.extent = one
+    return m
+
+
+def _strides(shape: tuple) -> tuple:
+    from xgpu.runtime.memref import row_major_strides
+
+    return row_major_strides(tuple(shape))
+
+
 def _positions(m: Any, mref: Any, idx: tuple, sel: Any) -> Any:
     """The storage positions of an access by the lanes `sel` (None: all),
     after the bounds checks."""
@@ -61,13 +88,15 @@ def _positions(m: Any, mref: Any, idx: tuple, sel: Any) -> Any:
         elif not 0 <= i < size:
             raise NeedsReplay
         pos = pos + i * mref.strides[d]
-    st = mref.storage
-    extent = st.nbytes // mref.dtype.itemsize
+    base = getattr(mref, "lane_base", None)
+    extent = mref.extent if base is not None else mref.storage.nbytes // mref.dtype.itemsize
     if isinstance(pos, np.ndarray):
         if pos.size and (pos.min() < 0 or pos.max() >= extent):
             raise NeedsReplay
     elif not 0 <= pos < extent:
         raise NeedsReplay
+    if base is not None:
+        pos = pos + (base if sel is None else base[sel])
     return pos
 
 
@@ -124,7 +153,8 @@ def _st(S: Batch, m: Any, op: Any, mref: Any, value: Any, *idx: Any) -> None:
 
 
 def _bar(S: Batch, m: Any) -> None:
-    """gpu.barrier: every lane of the block must be here."""
+    """gpu.barrier: every lane of the batch must be here (all its blocks:
+    the barrier epochs of a batch stay one count)."""
     if m is not None and not m.all():
         raise NeedsReplay
     if S.rec is not None:

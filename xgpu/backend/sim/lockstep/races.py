@@ -70,18 +70,22 @@ class Recorder:
             entry[1].append(chunk)
 
     def barrier(self, S: Any) -> None:
-        for _storage, chunks in self.local.values():
-            pos = np.concatenate([c[0] for c in chunks])
-            lid = np.concatenate([c[2] for c in chunks])
-            wr = np.concatenate([np.full(len(c[0]), c[4]) for c in chunks])
-            order = np.argsort(pos, kind="stable")
-            p = pos[order]
-            start = np.r_[0, np.flatnonzero(p[1:] != p[:-1]) + 1]
-            anyw = np.logical_or.reduceat(wr[order], start)
-            lo = np.minimum.reduceat(lid[order], start)
-            hi = np.maximum.reduceat(lid[order], start)
-            if np.any(anyw & (lo != hi)):
-                raise NeedsReplay
+        """The end of a barrier interval of one block: its workgroup memory."""
+        for storage, chunks in self.local.values():
+            writes = [c for c in chunks if c[4]]
+            if not writes:
+                continue
+            data = storage.buf if storage.buf is not None else storage.host
+            writer = np.full(data.size, -1, np.int64)
+            for c in writes:
+                writer[c[0]] = c[2]
+            for c in chunks:
+                other = writer[c[0]]
+                if c[4]:
+                    if np.any(other != c[2]):
+                        raise NeedsReplay
+                elif np.any((other >= 0) & (other != c[2])):
+                    raise NeedsReplay
         self.local = {}
 
     block_end = barrier
