@@ -115,9 +115,7 @@ class Recorder:
         edge2 = edge | np.r_[True, (blk[1:] != blk[:-1]) | (ep[1:] != ep[:-1])]
         start2 = np.flatnonzero(edge2)
         anyw2 = np.logical_or.reduceat(wr, start2)
-        if np.any(
-            anyw2 & (np.minimum.reduceat(lid, start2) != np.maximum.reduceat(lid, start2))
-        ):
+        if np.any(anyw2 & (np.minimum.reduceat(lid, start2) != np.maximum.reduceat(lid, start2))):
             raise NeedsReplay
         idx = np.arange(len(pos))
         last_w = np.maximum.reduceat(np.where(wr, idx, -1), start)
