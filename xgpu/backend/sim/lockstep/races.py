@@ -154,14 +154,14 @@ class Recorder:
         B = blk.tolist()
         Lid = lid.tolist()
         E = ep.tolist()
-        O = opi.tolist()
+        opl = opi.tolist()
         for g, w, r in zip(start.tolist(), last_w.tolist(), first_r.tolist()):
             p = P[g]
             if w >= 0:
-                writes[p] = (task, B[w], Lid[w], E[w], ops[O[w]])
+                writes[p] = (task, B[w], Lid[w], E[w], ops[opl[w]])
                 reads.pop(p, None)
             if r < big:
-                acc = (task, B[r], Lid[r], E[r], ops[O[r]])
+                acc = (task, B[r], Lid[r], E[r], ops[opl[r]])
                 groups = reads.get(p)
                 if groups is None:
                     reads[p] = {(tid, B[r], E[r]): [acc]}
