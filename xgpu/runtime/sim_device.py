@@ -561,7 +561,16 @@ def make_launcher(
         task.launch_block = (bx, by, bz)
 
         def run() -> None:
-            sim = Launch(
+            from xgpu.backend.sim import lockstep
+
+            chosen = lockstep.select(prog, name, None, None)
+            cls = Launch
+            extra: tuple = ()
+            if chosen is not None:
+                cls = lockstep.LockstepLaunch
+                extra = chosen
+            sim = cls(
+                *extra,
                 prog,
                 name,
                 symbol,

@@ -173,6 +173,10 @@ class KernelProgram:
     access_names: dict[Operation, tuple[str, list[str]]]
     func_ops: dict[str, Operation]
     op_ids: list[Operation] = field(default_factory=list)
+    #: the module's device globals by name (shared by both engines)
+    device_globals: dict[str, MemRef] = field(default_factory=dict)
+    #: per kernel: the lockstep engine's (function, batched), or None
+    lockstep: dict[str, Any] = field(default_factory=dict)
 
     def op_at(self, line: int) -> Operation | None:
         while line > 0:
@@ -206,6 +210,7 @@ class KernelCompiler(HostCompiler):
         self.op_ids: list[Operation] = []
         self.context_params = [CTX]
         self.yield_memo: dict[Operation, bool] = {}
+        self.device_globals: dict[str, MemRef] = {}
 
     # -- memrefs --------------------------------------------------------- #
 
@@ -290,6 +295,7 @@ class KernelCompiler(HostCompiler):
             self.access_names,
             self.funcs,
             self.op_ids,
+            self.device_globals,
         )
 
     def function(self, op: Operation) -> None:
@@ -572,7 +578,10 @@ def _h_get_global(c: KernelCompiler, op: Operation) -> None:
         raise HostCompileError(
             op, f"no memref.global named '{symbol_text(name)}' in this gpu.module"
         )
-    c.w(f"{c.v(op.memref)} = {c.bind(_device_global(glob), 'g')}", op)
+    memrefs = c.device_globals
+    if name not in memrefs:
+        memrefs[name] = _device_global(glob)
+    c.w(f"{c.v(op.memref)} = {c.bind(memrefs[name], 'g')}", op)
 
 
 def _device_global(op: Operation) -> MemRef:

@@ -1,0 +1,634 @@
+"""gpu.func -> Python that runs a batch of work-items in lockstep.
+
+One generated function per kernel (and per mode: one block at a time, or
+many blocks of a kernel without barriers as one batch):
+
+    def ls_NAME(_S, _L, _tx, _ty, _tz, _bx, _by, _bz, _nx, _ny, _nz,
+                _gx, _gy, _gz, *arguments, *workgroup_buffers)
+
+`_S`: the batch (`memory.Batch`), `_L` its number of lanes, `_tx`.. the
+lanes' thread ids (int64 arrays), `_bx`.. the block ids (ints, or arrays
+when blocks are batched). Each IR op becomes one statement over every lane:
+
+- *uniform* values (computed only from constants, sizes, block ids of a
+  single block, and uniform control flow) are Python values computed with
+  the same `xgpu.semantics` functions as the work-item engine;
+- *varying* values (thread ids, loads, anything computed from them) are
+  numpy arrays of `_L` lanes computed by `vector.vector_op`.
+
+`classify` decides which values vary before code is generated. Control flow
+with a varying condition runs under a *mask* (a boolean array of the lanes
+that execute it; None: every lane of the batch): `scf.if` runs each side
+that has a lane under its mask and merges results with `np.where`; an
+`scf.for` with varying bounds and a varying `scf.while` loop while a lane is
+still in the loop, masking out the lanes that left. Uniform conditions are
+plain Python `if`/`for`/`while`.
+
+Ops the engine does not handle raise `Unsupported` here, and the kernel runs
+on the work-item engine (see the package docstring for the list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, MemRefType
+from xdsl.ir import Block, Operation, SSAValue
+
+from xgpu.backend.sim.lockstep import memory
+from xgpu.backend.sim.lockstep.vector import NeedsReplay, lane_dtype, vector_op
+from xgpu.runtime.compile_host import _py_literal
+from xgpu.semantics import SemanticsError, scalar
+
+
+class Unsupported(Exception):
+    """The kernel needs the work-item engine (why: the message)."""
+
+
+_VARYING_IDS = {"gpu.thread_id", "gpu.lane_id", "gpu.subgroup_id", "gpu.subgroup_size"}
+#: ops whose code is the work-item engine's, on uniform operands
+_VIEW_OPS = {
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.view",
+    "memref.cast",
+    "memref.memory_space_cast",
+    "memref.assume_alignment",
+    "memref.dim",
+    "memref.get_global",
+    "memref.extract_strided_metadata",
+}
+MAX_DEPTH = 14
+
+
+def classify(func_op: Operation, batched: bool) -> set[SSAValue]:
+    """The values of `func_op` that may differ between the lanes of a batch."""
+    var: set[SSAValue] = set()
+    changed = True
+
+    def mark(v: SSAValue) -> None:
+        nonlocal changed
+        if v not in var:
+            var.add(v)
+            changed = True
+
+    while changed:
+        changed = False
+        for op in func_op.walk():
+            name = op.name
+            if name in _VARYING_IDS or name in ("gpu.global_id", "memref.load"):
+                for r in op.results:
+                    mark(r)
+            elif name == "gpu.block_id" and batched:
+                mark(op.results[0])
+            elif name == "scf.for":
+                body = op.body.block
+                bounds = any(x in var for x in (op.lb, op.ub, op.step))
+                if bounds:
+                    mark(body.args[0])
+                yld = body.last_op
+                for k, (init, arg, res) in enumerate(zip(op.iter_args, body.args[1:], op.results)):
+                    if bounds or init in var or yld.operands[k] in var or arg in var:
+                        mark(arg)
+                        mark(res)
+            elif name in ("scf.if", "scf.index_switch"):
+                cond = op.cond if name == "scf.if" else op.arg
+                for k, res in enumerate(op.results):
+                    if cond in var or any(
+                        r.blocks and r.block.last_op.operands[k] in var for r in op.regions
+                    ):
+                        mark(res)
+            elif name == "scf.execute_region":
+                for r in op.regions:
+                    for b in r.blocks:
+                        if b.last_op is not None and b.last_op.name == "scf.yield":
+                            for k, o in enumerate(b.last_op.operands):
+                                if o in var:
+                                    mark(op.results[k])
+            elif name == "scf.while":
+                before, after = op.before_region.block, op.after_region.block
+                cond_op = before.last_op
+                cvar = cond_op.condition in var
+                yld = after.last_op
+                for k, (init, arg) in enumerate(zip(op.arguments, before.args)):
+                    if cvar or init in var or yld.operands[k] in var:
+                        mark(arg)
+                for k, carg in enumerate(cond_op.args):
+                    if cvar or carg in var:
+                        mark(after.args[k])
+                        mark(op.results[k])
+            elif op.regions:
+                continue
+            elif any(o in var for o in op.operands):
+                for r in op.results:
+                    mark(r)
+    return var
+
+
+class Writer:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.indent = 1
+
+    def __call__(self, text: str) -> None:
+        self.lines.append("    " * self.indent + text)
+
+
+class LockstepCompiler:
+    """Generates the lockstep function of one kernel (see the module doc)."""
+
+    def __init__(self, program: Any, func_op: Operation, batched: bool, options: Any, hooks: Any):
+        self.program = program
+        self.func_op = func_op
+        self.batched = batched
+        self.options = options
+        self.hooks = hooks
+        self.names: dict[SSAValue, str] = {}
+        self.ns: dict[str, Any] = {"_np": np, "_Replay": NeedsReplay}
+        self.ns.update(memory.HELPERS)
+        self.w = Writer()
+        self.n = 0
+        self.varying: set[SSAValue] = set()
+        self.ops: list[Operation] = []
+        self.globals: dict[str, Operation] = {}
+        self.global_memrefs: list[Any] = []
+
+    # -- names ------------------------------------------------------------- #
+
+    def v(self, value: SSAValue) -> str:
+        name = self.names.get(value)
+        if name is None:
+            name = self.names[value] = f"v{len(self.names)}"
+        return name
+
+    def bind(self, obj: Any, hint: str = "k") -> str:
+        self.n += 1
+        name = f"_{hint}{self.n}"
+        self.ns[name] = obj
+        return name
+
+    def fresh(self, hint: str) -> str:
+        self.n += 1
+        return f"_{hint}{self.n}"
+
+    def is_var(self, value: SSAValue) -> bool:
+        return value in self.varying
+
+    def dtype(self, value: SSAValue, op: Operation) -> str:
+        t = value.type
+        if isinstance(t, MemRefType):
+            raise Unsupported(f"'{op.name}': a memref that differs between work-items")
+        try:
+            return self.bind(lane_dtype(scalar(t)), "dt")
+        except SemanticsError:
+            raise Unsupported(f"'{op.name}': values of type {t}") from None
+
+    def assign(self, target: SSAValue, expr: str, source: SSAValue | None, op: Operation) -> None:
+        """`target = expr`; a uniform value assigned to a varying one becomes
+        an array of every lane."""
+        if self.is_var(target) and (source is None or not self.is_var(source)):
+            expr = f"_bc({expr}, {self.dtype(target, op)}, _L)"
+        self.w(f"{self.v(target)} = {expr}")
+
+    # -- entry ------------------------------------------------------------- #
+
+    def compile(self) -> Callable[..., Any]:
+        op = self.func_op
+        if op.name != "gpu.func" or not op.body.blocks:
+            raise Unsupported("not a gpu.func with a body")
+        if len(op.body.blocks) != 1:
+            raise Unsupported("a kernel of several blocks (cf branches)")
+        for inner in op.walk():
+            if inner.name == "scf.while" and any(x.name == "memref.load" for x in inner.walk()):
+                raise Unsupported("an scf.while that reads memory (a spin loop?)")
+        for g in self.program.func_ops.values():
+            parent = g.parent_op()
+            break
+        else:  # pragma: no cover
+            parent = None
+        if parent is not None:
+            for g in parent.body.block.ops:
+                if g.name == "memref.global":
+                    self.globals[g.sym_name.data] = g
+        self.varying = classify(op, self.batched)
+        entry = op.body.blocks[0]
+        n_inputs = len(op.function_type.inputs.data)
+        n_wg = op.num_workgroup_attributions
+        args = list(entry.args)
+        if len(args) > n_inputs + n_wg:
+            raise Unsupported("private memory attributions")
+        params = [
+            "_S, _L, _tx, _ty, _tz, _bx, _by, _bz, _nx, _ny, _nz, _gx, _gy, _gz",
+            *(self.v(a) for a in args),
+        ]
+        self.w.indent = 0
+        self.w(f"def ls_kernel({', '.join(params)}):")
+        self.w.indent = 1
+        self.block(entry, "None", self.on_return)
+        source = "\n".join(self.w.lines) + "\n"
+        exec(compile(source, "<xgpu-lockstep>", "exec"), self.ns)
+        self.source = source
+        return self.ns["ls_kernel"]
+
+    def on_return(self, term: Operation) -> None:
+        if term.name != "gpu.return" or term.operands:
+            raise Unsupported(f"'{term.name}' ends the kernel")
+        self.w("return")
+
+    # -- blocks and ops ---------------------------------------------------- #
+
+    def block(self, block: Block, mask: str, on_exit: Callable[[Operation], None]) -> None:
+        if self.w.indent > MAX_DEPTH:
+            raise Unsupported("control flow nested too deeply")
+        wrote = len(self.w.lines)
+        for op in block.ops:
+            if op is block.last_op and op.name in (
+                "gpu.return",
+                "scf.yield",
+                "scf.condition",
+                "func.return",
+            ):
+                on_exit(op)
+            else:
+                self.op(op, mask)
+        if len(self.w.lines) == wrote:
+            self.w("pass")
+
+    def op(self, op: Operation, mask: str) -> None:
+        handler = _HANDLERS.get(op.name)
+        if handler is not None:
+            handler(self, op, mask)
+            return
+        if op.name in _VIEW_OPS:
+            self.view_op(op)
+            return
+        sem = _semantics(op) if op.name != "arith.constant" else None
+        if op.name == "arith.constant":
+            self.constant(op)
+            return
+        if sem is None:
+            raise Unsupported(f"'{op.name}'")
+        self.semantic(op, sem, mask)
+
+    def constant(self, op: Operation) -> None:
+        from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+
+        attr = _prop(op, "value")
+        if not isinstance(attr, IntegerAttr | FloatAttr):
+            raise Unsupported("a constant that is not a scalar")
+        try:
+            value = scalar(op.results[0].type).norm(attr.value.data)
+        except SemanticsError:
+            raise Unsupported("a constant of an unsupported type") from None
+        lit = _py_literal(value)
+        self.w(f"{self.v(op.results[0])} = {lit if lit is not None else self.bind(value, 'c')}")
+
+    def semantic(self, op: Operation, sem: Any, mask: str) -> None:
+        results = [self.v(r) for r in op.results]
+        args = [self.v(o) for o in op.operands]
+        if not any(self.is_var(o) for o in op.operands):
+            # The work-item engine's computation.
+            if not args:
+                value = sem.py()
+                lit = _py_literal(value)
+                self.w(f"{results[0]} = {lit if lit is not None else self.bind(value, 'c')}")
+            elif len(results) == 1:
+                fn = self.bind(sem.py_fn, "f")
+                norm = self.bind(sem.result_types[0].normalizer, "n")
+                self.w(f"{results[0]} = {norm}({fn}({', '.join(args)}))")
+            else:
+                self.w(f"{', '.join(results)}, = {self.bind(sem.py, 'f')}({', '.join(args)})")
+            return
+        params = {}
+        if op.name in ("arith.cmpi", "arith.cmpf", "index.cmp"):
+            params["predicate"] = _predicate(op)
+        fn = self.bind(vector_op(sem, params), "vf")
+        call = f"{fn}({mask}, _L, {', '.join(args)})"
+        if len(results) == 1:
+            self.w(f"{results[0]} = {call}")
+        else:
+            self.w(f"{', '.join(results)}, = {call}")
+
+    def view_op(self, op: Operation) -> None:
+        """Memref descriptor ops: the work-item engine's code, on uniform values."""
+        if any(self.is_var(o) for o in op.operands):
+            raise Unsupported(f"'{op.name}' of values that differ between work-items")
+        from xgpu.backend.sim import kernel as wk
+
+        shim = _Shim(self)
+        handler = wk.KERNEL_HANDLERS[op.name]
+        handler(shim, op)
+
+
+def _prop(op: Operation, name: str) -> Any:
+    value = op.properties.get(name)
+    return value if value is not None else op.attributes.get(name)
+
+
+def _semantics(op: Operation) -> Any:
+    from xgpu import semantics
+
+    if op.name not in semantics.supported_ops():
+        return None
+    try:
+        return semantics.lookup(op)
+    except semantics.SemanticsError:
+        raise Unsupported(f"'{op.name}' at these types") from None
+
+
+def _predicate(op: Operation) -> str:
+    from xgpu.semantics.arith import CMPF_PREDICATES, CMPI_PREDICATES
+
+    prop = _prop(op, "predicate")
+    if op.name == "index.cmp":
+        pred = _prop(op, "pred")
+        return str(getattr(getattr(pred, "data", None), "value", pred))
+    value = prop.value.data
+    table = CMPI_PREDICATES if op.name == "arith.cmpi" else CMPF_PREDICATES
+    return table[value]
+
+
+class _Shim:
+    """What the work-item engine's memref handlers use of their compiler."""
+
+    def __init__(self, c: LockstepCompiler):
+        self.c = c
+        self.ns = c.ns
+        self.globals = c.globals
+        self.device_globals = c.program.device_globals
+        self.w = lambda text, op=None: c.w(text)
+
+    def v(self, value: SSAValue) -> str:
+        return self.c.v(value)
+
+    def vs(self, values: Any) -> list[str]:
+        return [self.c.v(x) for x in values]
+
+    def bind(self, obj: Any, hint: str = "k") -> str:
+        return self.c.bind(obj, hint)
+
+    def fresh(self, hint: str) -> str:
+        return self.c.fresh(hint)
+
+
+# --------------------------------------------------------------------------- #
+# Handlers: (compiler, op, mask expression)
+
+
+def _h_id(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    dim = op.dimension.data.value
+    expr = {
+        "gpu.thread_id": f"_t{dim}",
+        "gpu.block_id": f"_b{dim}",
+        "gpu.block_dim": f"_n{dim}",
+        "gpu.grid_dim": f"_g{dim}",
+        "gpu.global_id": f"_b{dim} * _n{dim} + _t{dim}",
+    }[op.name]
+    c.w(f"{c.v(op.result)} = {expr}")
+
+
+def _h_subgroup_query(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    attr = {
+        "gpu.lane_id": "lane",
+        "gpu.subgroup_id": "sg",
+        "gpu.num_subgroups": "nsg",
+        "gpu.subgroup_size": "sgn",
+    }[op.name]
+    c.w(f"{c.v(op.result)} = _S.{attr}")
+
+
+def _h_barrier(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    c.w(f"_bar(_S, {mask})")
+
+
+def _h_load(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    if c.is_var(op.memref):
+        raise Unsupported("a memref that differs between work-items")
+    oid = c.bind(op, "op")
+    idx = "".join(f", {c.v(i)}" for i in op.indices)
+    c.w(f"{c.v(op.res)} = _ld(_S, {mask}, {oid}, {c.v(op.memref)}, {c.dtype(op.res, op)}{idx})")
+
+
+def _h_store(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    if c.is_var(op.memref):
+        raise Unsupported("a memref that differs between work-items")
+    oid = c.bind(op, "op")
+    idx = "".join(f", {c.v(i)}" for i in op.indices)
+    c.w(f"_st(_S, {mask}, {oid}, {c.v(op.memref)}, {c.v(op.value)}{idx})")
+
+
+def _h_dsm(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    c.w(f"{c.v(op.result_memref)} = _S.dsm")
+
+
+def _h_assert(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    if c.is_var(op.arg):
+        c.w(f"_assert({mask}, {c.v(op.arg)})")
+    else:
+        c.w(f"if not {c.v(op.arg)}: raise _Replay")
+
+
+def _carry(c: LockstepCompiler, targets, sources, op: Operation) -> None:
+    """Parallel assignment of loop-carried values (through temporaries)."""
+    temps = []
+    for src in sources:
+        t = c.fresh("t")
+        c.w(f"{t} = {c.v(src)}")
+        temps.append(t)
+    for tgt, src, t in zip(targets, sources, temps):
+        c.assign(tgt, t, src, op)
+
+
+def _h_for(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    body = op.body.block
+    iv = body.args[0]
+    carried = list(body.args[1:])
+    _carry(c, carried, list(op.iter_args), op)
+    unsigned = "unsignedCmp" in op.properties or "unsignedCmp" in op.attributes
+    lb, ub, step = c.v(op.lb), c.v(op.ub), c.v(op.step)
+
+    def on_yield(term: Operation) -> None:
+        _carry(c, carried, list(term.operands), op)
+
+    if not c.is_var(iv):
+        if unsigned:
+            lb_type = op.lb.type
+            bits = lb_type.width.data if isinstance(lb_type, IntegerType) else 64
+            m = (1 << bits) - 1
+            c.w(f"for {c.v(iv)} in range({lb} & {m}, {ub} & {m}, {step} & {m}):")
+            c.w.indent += 1
+            c.w(
+                f"{c.v(iv)} = {c.v(iv)} - {1 << bits} if {c.v(iv)} >= {1 << (bits - 1)} else {c.v(iv)}"
+            )
+        else:
+            c.w(f"for {c.v(iv)} in range({lb}, {ub}, {step}):")
+            c.w.indent += 1
+        c.block(body, mask, on_yield)
+        c.w.indent -= 1
+    else:
+        if unsigned:
+            raise Unsupported("an unsigned scf.for with bounds that differ between work-items")
+        dt = c.dtype(iv, op)
+        c.w(f"{c.v(iv)} = _bc({lb}, {dt}, _L)")
+        mk = c.fresh("m")
+        c.w("while True:")
+        c.w.indent += 1
+        c.w(f"{mk} = _and({mask}, {c.v(iv)} < {ub})")
+        c.w(f"if not {mk}.any(): break")
+        c.w(f"_stepchk({mk}, {step})")
+        saved = [c.fresh("o") for _ in carried]
+        for s, v in zip(saved, carried):
+            c.w(f"{s} = {c.v(v)}")
+        c.block(body, mk, on_yield)
+        for s, v in zip(saved, carried):
+            c.w(f"{c.v(v)} = _np.where({mk}, {c.v(v)}, {s})")
+        c.w(f"{c.v(iv)} = _np.where({mk}, {c.v(iv)} + {step}, {c.v(iv)})")
+        c.w.indent -= 1
+    for res, v in zip(op.results, carried):
+        c.w(f"{c.v(res)} = {c.v(v)}")
+
+
+def _h_if(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    results = list(op.results)
+    regions = [r for r in (op.true_region, op.false_region)]
+    if not c.is_var(op.cond):
+        c.w(f"if {c.v(op.cond)}:")
+        c.w.indent += 1
+        c.block(op.true_region.block, mask, _yield_to(c, results, op))
+        c.w.indent -= 1
+        if op.false_region.blocks:
+            c.w("else:")
+            c.w.indent += 1
+            c.block(op.false_region.block, mask, _yield_to(c, results, op))
+            c.w.indent -= 1
+        return
+    cond = c.v(op.cond)
+    sides = []
+    for k, region in enumerate(regions):
+        if not region.blocks:
+            continue
+        m = c.fresh("m")
+        c.w(f"{m} = {'_and' if k == 0 else '_andnot'}({mask}, {cond})")
+        temps = [c.fresh("r") for _ in results]
+        for t in temps:
+            c.w(f"{t} = None")
+        c.w(f"if {m}.any():")
+        c.w.indent += 1
+
+        def on_yield(term: Operation, temps=temps) -> None:
+            for t, o in zip(temps, term.operands):
+                c.w(f"{t} = {c.v(o)}")
+
+        c.block(region.block, m, on_yield)
+        c.w.indent -= 1
+        sides.append(temps)
+    for k, res in enumerate(results):
+        a = sides[0][k]
+        b = sides[1][k] if len(sides) > 1 else "None"
+        c.w(f"{c.v(res)} = _merge({cond}, {a}, {b}, {c.dtype(res, op)}, _L)")
+
+
+def _yield_to(c: LockstepCompiler, targets: list[SSAValue], op: Operation):
+    def on_exit(term: Operation) -> None:
+        _carry(c, targets, list(term.operands), op)
+
+    return on_exit
+
+
+def _h_while(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    before = op.before_region.block
+    after = op.after_region.block
+    cond_op = before.last_op
+    bargs = list(before.args)
+    aargs = list(after.args)
+    results = list(op.results)
+    _carry(c, bargs, list(op.arguments), op)
+    if not c.is_var(cond_op.condition):
+        c.w("while True:")
+        c.w.indent += 1
+
+        def on_cond(term: Operation) -> None:
+            c.w(f"if not {c.v(term.condition)}:")
+            c.w.indent += 1
+            _carry(c, results, list(term.args), op)
+            c.w("break")
+            c.w.indent -= 1
+            _carry(c, aargs, list(term.args), op)
+
+        c.block(before, mask, on_cond)
+        c.block(after, mask, _yield_to(c, bargs, op))
+        c.w.indent -= 1
+        return
+    for r in results:
+        c.w(f"{c.v(r)} = _np.zeros(_L, {c.dtype(r, op)})")
+    mw = c.fresh("m")
+    c.w(f"{mw} = _all({mask}, _L)")
+    c.w("while True:")
+    c.w.indent += 1
+    mc = c.fresh("m")
+
+    def on_cond(term: Operation) -> None:
+        cond = c.v(term.condition)
+        mx = c.fresh("m")
+        c.w(f"{mx} = _andnot({mw}, {cond})")
+        for r, a in zip(results, term.args):
+            c.w(f"{c.v(r)} = _np.where({mx}, {c.v(a)}, {c.v(r)})")
+        c.w(f"{mc} = _and({mw}, {cond})")
+        c.w(f"if not {mc}.any(): break")
+        _carry(c, aargs, list(term.args), op)
+
+    c.block(before, mw, on_cond)
+    c.block(after, mc, _yield_to(c, bargs, op))
+    c.w(f"{mw} = {mc}")
+    c.w.indent -= 1
+
+
+def _h_switch(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    if c.is_var(op.arg):
+        raise Unsupported("an scf.index_switch on a value that differs between work-items")
+    results = list(op.results)
+    cases = list(op.cases.get_values())
+    regions = list(op.case_regions)
+    for k, (value, region) in enumerate(zip(cases, regions)):
+        c.w(f"{'if' if k == 0 else 'elif'} {c.v(op.arg)} == {value}:")
+        c.w.indent += 1
+        c.block(region.block, mask, _yield_to(c, results, op))
+        c.w.indent -= 1
+    c.w("else:" if cases else "if True:")
+    c.w.indent += 1
+    c.block(op.default_region.block, mask, _yield_to(c, results, op))
+    c.w.indent -= 1
+
+
+def _h_execute(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    if len(op.region.blocks) != 1:
+        raise Unsupported("an scf.execute_region of several blocks")
+    c.w("if True:")
+    c.w.indent += 1
+    c.block(op.region.block, mask, _yield_to(c, list(op.results), op))
+    c.w.indent -= 1
+
+
+_HANDLERS: dict[str, Callable[[LockstepCompiler, Operation, str], None]] = {
+    "gpu.thread_id": _h_id,
+    "gpu.block_id": _h_id,
+    "gpu.block_dim": _h_id,
+    "gpu.grid_dim": _h_id,
+    "gpu.global_id": _h_id,
+    "gpu.lane_id": _h_subgroup_query,
+    "gpu.subgroup_id": _h_subgroup_query,
+    "gpu.num_subgroups": _h_subgroup_query,
+    "gpu.subgroup_size": _h_subgroup_query,
+    "gpu.barrier": _h_barrier,
+    "gpu.dynamic_shared_memory": _h_dsm,
+    "memref.load": _h_load,
+    "memref.store": _h_store,
+    "cf.assert": _h_assert,
+    "scf.for": _h_for,
+    "scf.if": _h_if,
+    "scf.while": _h_while,
+    "scf.index_switch": _h_switch,
+    "scf.execute_region": _h_execute,
+}
