@@ -232,6 +232,8 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
         "_site": LaunchSite(op, info.symbol, info.program),
         "_launches": watch.launches,
         "_lid": watch.launch_id,
+        "_w": watch,
+        "_inf": watch.inflight,
         "_rec": watch.record.buffer if watch.record is not None else None,
     }
     operands = [f"a{k}" for k in range(info.operand_count)]
@@ -265,10 +267,24 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     always_packed: list[str] = []
     keys: list[tuple[int, str, bool]] = []  # (index, local name, compare by identity)
     seen_buf: set[int] = set()
+    launch_slot = None  # the launch id's argument (checked kernels)
     body.append(f"if not ({_fast_check(info)}): _bad(gx, gy, gz, bx, by, bz, shmem)")
     listed = watch.record is not None or watch.timeout is not None
     if listed:
-        body.append("lid = _lid()")
+        # The launch's id (`watch`): the last one of this site while the
+        # memref operands are the same ones and the id is still listed (a
+        # failure's report depends only on the site, the memref operands and
+        # the record), else a new one, listed with the site and operands.
+        ns["_m"] = [0] + [None] * len(info.memrefs)
+        same = "".join(f"a{k} is _m[{j + 1}] and " for j, k in enumerate(info.memrefs))
+        body.append(f"if {same}_m[0] in _launches:")
+        body.append("    lid = _m[0]")
+        body.append("else:")
+        body.append("    lid = _lid()")
+        body.append(f"    _launches[lid] = (_site, ({''.join(a + ', ' for a in operands)}))")
+        targets = "".join(f", _m[{j + 1}]" for j in range(len(info.memrefs)))
+        values = "".join(f", a{k}" for k in info.memrefs)
+        body.append(f"    _m[0]{targets} = lid{values}")
     for index, slot in enumerate(info.slots):
         kind = slot[0]
         v = f"v{index}"
@@ -315,7 +331,7 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
             keys.append((index, "_rec", True))
             continue
         elif kind == "launch":
-            always_packed += [str(index), "b'l'", "lid"]
+            launch_slot = index
             continue
         elif kind == "block_local":
             always_buf += [str(index), f"_LM({slot[1]} + {slot[2]} * bx * by * bz)"]
@@ -341,6 +357,12 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
         targets = ", ".join(f"_c[{index}]" for index, _, _ in keys)
         values = ", ".join(name for _, name, _ in keys)
         body.append(f"    {targets} = {values}")
+    if launch_slot is not None:
+        # Set when it changed: its own memo entry (the other arguments are
+        # not set again when only the launch id changes).
+        body.append(f"if lid != _c[{launch_slot}]:")
+        body.append(f"    _pack(({launch_slot}, b'l', lid))")
+        body.append(f"    _c[{launch_slot}] = lid")
     if always_buf:
         body.append(f"_setm(({', '.join(always_buf)},))")
     if always_packed:
@@ -359,7 +381,23 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     if coherence is not None and info.written:
         body.append(f"_post((e,), ({''.join(f'a{k}, ' for k in info.written)}))")
     if listed:
-        body.append(f"_launches[lid] = (e, _site, ({''.join(a + ', ' for a in operands)}))")
+        # The launch's event in `watch.inflight`. Without a timeout a launch
+        # that waits for the last listed launch of its site under the same
+        # id takes that entry's place (the entry then stands for a chain of
+        # launches, complete when its last is); with one every launch keeps
+        # its own entry (a timeout names the launch the device is running).
+        ns["_me"] = [_NO_ENTRY]
+        if watch.timeout is None:
+            body.append("ent = _me[0]")
+            body.append("if lid == ent[0] and deps and deps[0] is ent[1]:")
+            body.append("    ent[1] = e")
+            body.append("else:")
+            pad = "    "
+        else:
+            pad = ""
+        body.append(f"{pad}ent = _me[0] = [lid, e]")
+        body.append(f"{pad}_inf.append(ent)")
+        body.append(f"{pad}if len(_inf) > _w.sweep_at: _w.sweep()")
     if is_async:
         body.append("return (e,)")
     else:
@@ -371,6 +409,10 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     launch = ns["launch"]
     launch.source = source  # type: ignore[attr-defined]
     return launch
+
+
+#: the last entry of a launcher that has listed none
+_NO_ENTRY = [0, None]
 
 
 def _no_buffer(k: int, value: Any, symbol: str) -> None:
