@@ -145,3 +145,36 @@ def test_a_failure_after_pruned_launches_names_its_buffer(bad):
     want = _error(ALTERNATING, [2, bad % 2], "sim")
     assert got.format() == want.format()
     assert ("%b[" if bad % 2 else "%a[") in got.diagnostic.message
+
+
+# %count launches over the same operands; the one of iteration %bad asks for
+# more work-items per block than any device allows.
+SIZES = (
+    "module attributes {gpu.container_module} {"
+    + KERNEL
+    + """
+  func.func @main(%count: index, %bad: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %huge = arith.constant 1048576 : index
+    %a = gpu.alloc (%c16) : memref<?xf32>
+    %f0 = arith.constant 0.0 : f32
+    gpu.memset %a, %f0 : memref<?xf32>, f32
+    scf.for %i = %c0 to %count step %c1 {
+      %isbad = arith.cmpi eq, %i, %bad : index
+      %bs = arith.select %isbad, %huge, %c16 : index
+      gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%bs, %c1, %c1) args(%a : memref<?xf32>, %c16 : index, %c0 : index)
+    }
+    return
+  }
+}
+"""
+)
+
+
+def test_a_launch_of_other_sizes_after_many_is_checked_again():
+    first = _error(SIZES, [1, 0], "opencl")
+    later = _error(SIZES, [50, 49], "opencl")
+    assert later.format() == first.format()
+    assert "gpu.launch_func @k::@inc" in later.diagnostic.message
