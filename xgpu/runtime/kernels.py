@@ -257,8 +257,8 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     # new object even where OpenCL reuses the handle); an integer compares by
     # value (the slot's format is fixed, so equal values pack to equal bytes);
     # a float by its packed bytes (-0.0 == 0.0, NaN != NaN). The launch id of
-    # checked kernels and `__local` sizes that depend on the launch are set
-    # every time. Only xgpu's launchers set the arguments of these kernels.
+    # checked kernels has its own memo entry; `__local` sizes that depend on
+    # the launch are set every time. Only xgpu's launchers set the arguments of these kernels.
     ns["_c"] = gpu.dctx.arg_memo(info.kernel, len(info.slots) + 1)
     slow: list[str] = []
     buffers: list[str] = []  # cached cl.Buffer / LocalMemory arguments
