@@ -71,8 +71,8 @@ class FaultRecord:
 
 
 def failure(record: np.ndarray, launches: dict[int, Any]) -> OpFailure:
-    """The error a record describes. `launches`: launch id -> (event,
-    `LaunchSite`, operands) of the launches that may have written it."""
+    """The error a record describes. `launches`: launch id -> (`LaunchSite`,
+    operands) of the launches that may have written it."""
     site_id, launch_id, buf_id = (int(x) for x in record[1:4])
     local = [int(x) for x in record[4:7]]
     group = [int(x) for x in record[7:10]]
@@ -81,7 +81,7 @@ def failure(record: np.ndarray, launches: dict[int, Any]) -> OpFailure:
     entry = launches.get(launch_id)
     if entry is None:  # pragma: no cover - launches stay listed until checked
         return OpFailure(None, "a kernel made an out-of-bounds access (its launch is unknown)")
-    _, launch, operands = entry
+    launch, operands = entry
     program = launch.program
     site = program.sites[site_id]
     from xgpu.backend.sim.workgroup import (

@@ -232,6 +232,8 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
         "_site": LaunchSite(op, info.symbol, info.program),
         "_launches": watch.launches,
         "_lid": watch.launch_id,
+        "_w": watch,
+        "_inf": watch.inflight,
         "_rec": watch.record.buffer if watch.record is not None else None,
     }
     operands = [f"a{k}" for k in range(info.operand_count)]
@@ -255,9 +257,10 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     # new object even where OpenCL reuses the handle); an integer compares by
     # value (the slot's format is fixed, so equal values pack to equal bytes);
     # a float by its packed bytes (-0.0 == 0.0, NaN != NaN). The launch id of
-    # checked kernels and `__local` sizes that depend on the launch are set
-    # every time. Only xgpu's launchers set the arguments of these kernels.
-    ns["_c"] = gpu.dctx.arg_memo(info.kernel, len(info.slots))
+    # checked kernels has its own memo entry; `__local` sizes that depend on
+    # the launch are set every time. Only xgpu's launchers set the arguments of these kernels.
+    ns["_c"] = gpu.dctx.arg_memo(info.kernel, len(info.slots) + 1)
+    slow: list[str] = []
     buffers: list[str] = []  # cached cl.Buffer / LocalMemory arguments
     packed: list[str] = []  # cached integers: index, format, value
     raw: list[tuple[int, str]] = []  # cached packed bytes (floats, odd formats)
@@ -265,18 +268,32 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     always_packed: list[str] = []
     keys: list[tuple[int, str, bool]] = []  # (index, local name, compare by identity)
     seen_buf: set[int] = set()
-    body.append(f"if not ({_fast_check(info)}): _bad(gx, gy, gz, bx, by, bz, shmem)")
+    launch_slot = None  # the launch id's argument (checked kernels)
+    slow.append(f"if not ({_fast_check(info)}): _bad(gx, gy, gz, bx, by, bz, shmem)")
     listed = watch.record is not None or watch.timeout is not None
     if listed:
-        body.append("lid = _lid()")
+        # The launch's id (`watch`): the last one of this site while the
+        # memref operands are the same ones and the id is still listed (a
+        # failure's report depends only on the site, the memref operands and
+        # the record), else a new one, listed with the site and operands.
+        ns["_m"] = [0] + [None] * len(info.memrefs)
+        same = "".join(f"a{k} is _m[{j + 1}] and " for j, k in enumerate(info.memrefs))
+        body.append(f"if {same}_m[0] in _launches:")
+        body.append("    lid = _m[0]")
+        body.append("else:")
+        body.append("    lid = _lid()")
+        body.append(f"    _launches[lid] = (_site, ({''.join(a + ', ' for a in operands)}))")
+        targets = "".join(f", _m[{j + 1}]" for j in range(len(info.memrefs)))
+        values = "".join(f", a{k}" for k in info.memrefs)
+        body.append(f"    _m[0]{targets} = lid{values}")
     for index, slot in enumerate(info.slots):
         kind = slot[0]
         v = f"v{index}"
         if kind == "buffer":
             k = slot[1]
             if k not in seen_buf:
-                body.append(f"b{k} = a{k}.storage.buf")
-                body.append(f"if b{k} is None: _nobuf({k}, a{k}, _sym)")
+                slow.append(f"b{k} = a{k}.storage.buf")
+                slow.append(f"if b{k} is None: _nobuf({k}, a{k}, _sym)")
                 seen_buf.add(k)
             buffers += [str(index), f"b{k}"]
             keys.append((index, f"b{k}", True))
@@ -292,7 +309,7 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
             if char in _PACK_CHARS and char not in "fd":
                 expr = f"a{slot[1]}"
             else:
-                body.append(f"{v} = _spack({char!r}, a{slot[1]})")
+                slow.append(f"{v} = _spack({char!r}, a{slot[1]})")
                 raw.append((index, v))
                 keys.append((index, v, False))
                 continue
@@ -315,32 +332,70 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
             keys.append((index, "_rec", True))
             continue
         elif kind == "launch":
-            always_packed += [str(index), "b'l'", "lid"]
+            launch_slot = index
             continue
         elif kind == "block_local":
             always_buf += [str(index), f"_LM({slot[1]} + {slot[2]} * bx * by * bz)"]
             continue
         else:
             raise RuntimeFailure(f"unknown kernel argument kind {kind!r}")
-        body.append(f"{v} = {expr}")
+        slow.append(f"{v} = {expr}")
         packed += [str(index), "b'l'" if kind != "scalar" else repr(char.encode()), v]
         keys.append((index, v, False))
     if keys:
         changed = " or ".join(
             f"{name} {'is not' if same else '!='} _c[{index}]" for index, name, same in keys
         )
-        body.append(f"if {changed}:")
+        slow.append(f"if {changed}:")
         if buffers:
-            body.append(f"    _setm(({', '.join(buffers)},))")
+            slow.append(f"    _setm(({', '.join(buffers)},))")
         if packed:
-            body.append(f"    _pack(({', '.join(packed)},))")
+            slow.append(f"    _pack(({', '.join(packed)},))")
         for index, name in raw:
-            body.append(f"    _setb({index}, {name})")
+            slow.append(f"    _setb({index}, {name})")
         # Remembered once all are set (a failing set leaves the memo stale,
         # so the next launch sets everything again).
         targets = ", ".join(f"_c[{index}]" for index, _, _ in keys)
         values = ", ".join(name for _, name, _ in keys)
-        body.append(f"    {targets} = {values}")
+        slow.append(f"    {targets} = {values}")
+    # The launch's sizes and the values of the kernel's arguments follow
+    # from the launcher's arguments: a launch with the same sizes and
+    # operands as the launcher's last (equal integers, the same memref and
+    # scalar objects, the same buffers) on a kernel whose arguments this
+    # launcher set last (the memo's last entry, cleared while they change)
+    # passed the checks and sets nothing.
+    marker = len(info.slots)
+    raw_operands = sorted(
+        {
+            slot[1]
+            for slot in info.slots
+            if slot[0] == "scalar"
+            and not (_pack_char(slot[2]) in _PACK_CHARS and _pack_char(slot[2]) not in "fd")
+        }
+    )
+    keyed = ["gx", "gy", "gz", "bx", "by", "bz", "shmem"] + [
+        f"a{k}" for k in range(info.operand_count) if k not in raw_operands
+    ]
+    held = [f"a{k}" for k in raw_operands] + [f"b{k}" for k in sorted(seen_buf)]
+    ns["_p"] = [None] * (3 + len(held))
+    fast = [f"({', '.join(keyed)},) == _p[0]", f"_c[{marker}] is _p"]
+    for j, name in enumerate(held):
+        what = f"a{name[1:]}.storage.buf" if name[0] == "b" else name
+        fast.append(f"{what} is _p[{3 + j}]")
+    body.append(f"if {' and '.join(fast)}:")
+    body.append("    gs, ls = _p[1], _p[2]")
+    body.append("else:")
+    body.append(f"    _c[{marker}] = None")
+    body.extend("    " + line for line in slow)
+    body.append("    gs, ls = (gx * bx, gy * by, gz * bz), (bx, by, bz)")
+    body.append(f"    _p[:] = ({', '.join(keyed)},), gs, ls{''.join(', ' + h for h in held)}")
+    body.append(f"    _c[{marker}] = _p")
+    if launch_slot is not None:
+        # Set when it changed: its own memo entry (the other arguments are
+        # not set again when only the launch id changes).
+        body.append(f"if lid != _c[{launch_slot}]:")
+        body.append(f"    _pack(({launch_slot}, b'l', lid))")
+        body.append(f"    _c[{launch_slot}] = lid")
     if always_buf:
         body.append(f"_setm(({', '.join(always_buf)},))")
     if always_packed:
@@ -349,9 +404,7 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
         body.append("_flush()")
     if gpu.tracer is not None:
         body.append("t0 = _now()")
-    body.append(
-        "e = _enq(_q, _k, (gx * bx, gy * by, gz * bz), (bx, by, bz), None, deps, False, True)"
-    )
+    body.append("e = _enq(_q, _k, gs, ls, None, deps, False, True)")
     if gpu.tracer is not None:
         body.append(
             "_trace(e, _sym, 'kernel', before_ns=t0, grid=[gx, gy, gz], block=[bx, by, bz])"
@@ -359,7 +412,23 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     if coherence is not None and info.written:
         body.append(f"_post((e,), ({''.join(f'a{k}, ' for k in info.written)}))")
     if listed:
-        body.append(f"_launches[lid] = (e, _site, ({''.join(a + ', ' for a in operands)}))")
+        # The launch's event in `watch.inflight`. Without a timeout a launch
+        # that waits for the last listed launch of its site under the same
+        # id takes that entry's place (the entry then stands for a chain of
+        # launches, complete when its last is); with one every launch keeps
+        # its own entry (a timeout names the launch the device is running).
+        ns["_me"] = [_NO_ENTRY]
+        if watch.timeout is None:
+            body.append("ent = _me[0]")
+            body.append("if lid == ent[0] and deps and deps[0] is ent[1]:")
+            body.append("    ent[1] = e")
+            body.append("else:")
+            pad = "    "
+        else:
+            pad = ""
+        body.append(f"{pad}ent = _me[0] = [lid, e]")
+        body.append(f"{pad}_inf.append(ent)")
+        body.append(f"{pad}if len(_inf) > _w.sweep_at: _w.sweep()")
     if is_async:
         body.append("return (e,)")
     else:
@@ -371,6 +440,10 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     launch = ns["launch"]
     launch.source = source  # type: ignore[attr-defined]
     return launch
+
+
+#: the last entry of a launcher that has listed none
+_NO_ENTRY = [0, None]
 
 
 def _no_buffer(k: int, value: Any, symbol: str) -> None:
