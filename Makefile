@@ -12,14 +12,19 @@ install:
 
 # pytest exits 5 when it collects no test: that is not a failure of the suite.
 # -rs prints the reason of every skip (a missing mlir-opt, oclgrind or clang-14).
+# -n auto: one pytest worker per core (pytest-xdist).
 unit:
-	$(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/unit; rc=$$?; \
+	$(PYTHON) -m pytest -q -rs -p no:cacheprovider -n auto tests/unit; rc=$$?; \
 	  if [ $$rc -ne 0 ] && [ $$rc -ne 5 ]; then exit $$rc; fi
 
 lit:
 	$(LIT) -sv tests/filecheck
 
-test: unit lit
+# The whole suite; its time is recorded for bench/suite.py (outside the tree).
+test:
+	@start=$$(date +%s.%N); status=0; \
+	  $(MAKE) --no-print-directory unit lit || status=$$?; \
+	  $(PYTHON) bench/suite.py --record $$start $$status; exit $$status
 
 lint:
 	$(PYTHON) -m ruff check xgpu tests bench examples
@@ -44,6 +49,6 @@ bench-quick:
 	$(PYTHON) bench/kernels.py --quick
 	$(PYTHON) bench/sim.py --quick --only matmul_tiled_128,reduce --timeout 120
 
-# Runs the whole test suite (many minutes) and records its time.
+# Runs the whole test suite (minutes); `make test` records its time.
 bench-suite:
 	$(PYTHON) bench/suite.py --run
