@@ -138,30 +138,6 @@ def test_results_of_device_memory_are_read_back():
     assert run(text, backend="sim").tolist() == [1.5, 1.5, 1.5]
 
 
-def _load_bench_sim():
-    import importlib.util
-    import sys
-
-    path = ROOT / "bench" / "sim.py"
-    spec = importlib.util.spec_from_file_location("xgpu_bench_sim", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-@needs_opencl
-def test_bench_sim_cases_compute_what_numpy_computes():
-    # Each case checks its result against numpy on every backend (SystemExit
-    # otherwise); small sizes, one run, the timings are not looked at.
-    bench_sim = _load_bench_sim()
-    name, items, times = bench_sim.case_matmul(32, 1)
-    assert items == 32 * 32 and set(times) == {"sim", "sim+races", "opencl"}
-    name, items, times = bench_sim.case_saxpy(1024, 1)
-    assert items == 1024
-
-
 def test_the_simulator_does_not_need_pyopencl():
     # A machine without an OpenCL platform (or without pyopencl) still runs
     # programs on the simulator: pyopencl is never imported.
