@@ -59,7 +59,7 @@ def register(name: str, **checks: Callable[[Operation], None] | bool | None) -> 
 #: theirs when the dialect loads)
 CHECK_MODULES: dict[str, str] = {
     "func": "core_verifiers",
-    "cf": "core_verifiers",
+    "cf": "cf_verifiers",
     "arith": "core_verifiers",
     "memref": "core_verifiers",
     "scf": "scf_verifiers",
