@@ -127,43 +127,21 @@ class Recorder:
 
     def _check(self, plan: tuple) -> None:
         storage, pos, blk, lid, ep, opi, start, last_w, first_r, big = plan
-        shadow = storage.shadow
-        writes, reads = shadow.writes, shadow.reads
-        ordered = self.detector.ordered
-        cur = (self.task, 0, 0, 0, None)
-        for p, w in zip(pos[start].tolist(), last_w.tolist()):
-            prev = writes.get(p)
-            if prev is not None and not ordered(prev, cur):
-                raise NeedsReplay
-            if w >= 0:
-                groups = reads.get(p)
-                if groups:
-                    for group in groups.values():
-                        for r in group:
-                            if not ordered(r, cur):
-                                raise NeedsReplay
+        at = pos[start]
+        written = at[last_w >= 0]
+        if self.detector.launch_races(storage.shadow, self.task, at, written):
+            raise NeedsReplay
 
     def _commit(self, plan: tuple) -> None:
         storage, pos, blk, lid, ep, opi, start, last_w, first_r, big = plan
-        shadow = storage.shadow
-        writes, reads = shadow.writes, shadow.reads
-        task = self.task
-        ops = self.ops
-        tid = task.id
-        P = pos.tolist()
-        B = blk.tolist()
-        Lid = lid.tolist()
-        E = ep.tolist()
-        opl = opi.tolist()
-        for g, w, r in zip(start.tolist(), last_w.tolist(), first_r.tolist()):
-            p = P[g]
-            if w >= 0:
-                writes[p] = (task, B[w], Lid[w], E[w], ops[opl[w]])
-                reads.pop(p, None)
-            if r < big:
-                acc = (task, B[r], Lid[r], E[r], ops[opl[r]])
-                groups = reads.get(p)
-                if groups is None:
-                    reads[p] = {(tid, B[r], E[r]): [acc]}
-                else:
-                    groups.setdefault((tid, B[r], E[r]), [acc])
+        ops = np.array([self.detector.op_index(op) for op in self.ops], np.int32)
+        w = last_w[last_w >= 0]
+        r = first_r[first_r < big]
+        self.detector.enter_launch(
+            storage.shadow,
+            self.task,
+            pos[w],
+            (blk[w], lid[w], ep[w], ops[opi[w]]),
+            pos[r],
+            (blk[r], lid[r], ep[r], ops[opi[r]]),
+        )
