@@ -123,14 +123,24 @@ class RaceDetector:
             ok = (tids == NONE) | ((tids == HOST) & (blks <= cur.host_epoch))
             hb = cur.hb
         gpu = tids >= 0
-        if gpu.any():
-            ids = tids[gpu]
-            present = np.zeros(int(ids.max()) + 1, bool)
-            present[ids] = True
+        every = gpu.all()
+        if not every and not gpu.any():
+            return ok
+        ids = tids if every else tids[gpu]
+        lo, hi = int(ids.min()), int(ids.max())
+        if lo == hi:
+            before = np.bool_(self.tasks[lo].bit & hb)
+        else:
+            present = np.zeros(hi - lo + 1, bool)
+            present[ids - lo] = True
             table = np.zeros(len(present), bool)
             for i in np.flatnonzero(present).tolist():
-                table[i] = bool(self.tasks[i].bit & hb)
-            ok[gpu] = table[ids]
+                table[i] = bool(self.tasks[lo + i].bit & hb)
+            before = table[ids - lo]
+        if every:
+            ok[:] = before
+        else:
+            ok[gpu] = before
         return ok
 
     # -- tracking ---------------------------------------------------------- #
@@ -256,13 +266,14 @@ class RaceDetector:
         blk = self.host_epoch if task is None else -1
         acc = (task, blk, -1, 0, op)
         tid = HOST if task is None else task.id
+        ix = _index(pos)
         found: list[tuple[int, int, Access, bool]] = []
-        self._unordered(found, shadow.write, pos, task, 0, True)
+        self._unordered(found, shadow.write, pos, ix, task, 0, True)
         if write:
             for k, table in enumerate(shadow.reads):
-                self._unordered(found, table, pos, task, k + 1, False)
-                table.task[pos] = NONE
-            shadow.write.put(pos, tid, blk, -1, 0, self.op_index(op))
+                self._unordered(found, table, pos, ix, task, k + 1, False)
+                table.task[ix] = NONE
+            shadow.write.put(ix, tid, blk, -1, 0, self.op_index(op))
         else:
             self.keep_reads(shadow, pos, task, (blk, -1, 0, self.op_index(op)))
         found.sort(key=lambda f: (f[0], f[1]))
@@ -270,11 +281,18 @@ class RaceDetector:
             self._report(shadow, int(pos[i]), prev, prev_write, acc, write)
 
     def _unordered(
-        self, found: list, table: Table, pos: np.ndarray, cur: Any, rank: int, prev_write: bool
+        self,
+        found: list,
+        table: Table,
+        pos: np.ndarray,
+        ix: Any,
+        cur: Any,
+        rank: int,
+        prev_write: bool,
     ) -> None:
         """Add to `found` the first entry at `pos` of each op of `table` that
         does not happen before `cur`: (index in pos, rank, access, write)."""
-        bad = np.flatnonzero(~self.before_all(table.task[pos], table.blk[pos], cur))
+        bad = np.flatnonzero(~self.before_all(table.task[ix], table.blk[ix], cur))
         if not len(bad):
             return
         _, first = np.unique(table.op[pos[bad]], return_index=True)
@@ -288,24 +306,29 @@ class RaceDetector:
         or whose reads are all alike (not a kernel)."""
         tid = HOST if task is None else task.id
         keep = None
+        ix = _index(pos)
         for table in shadow.reads:
-            tids = table.task[pos]
-            old = self.before_all(tids, table.blk[pos], task) & (tids != NONE)
+            tids = table.task[ix]
+            old = self.before_all(tids, table.blk[ix], task) & (tids != NONE)
             if tid >= 0:
                 same = tids == tid
                 keep = ~same if keep is None else keep & ~same
                 old &= ~same
-            table.task[pos[old]] = NONE
+            if old.all():
+                table.task[ix] = NONE
+            elif old.any():
+                table.task[pos[old]] = NONE
         if keep is not None and not keep.all():
             sel = np.flatnonzero(keep)
             pos = pos[sel]
+            ix = pos
             cols = tuple(c[sel] if isinstance(c, np.ndarray) else c for c in cols)
         for table in shadow.reads:
             if not len(pos):
                 return
-            free = table.task[pos] == NONE
+            free = table.task[ix] == NONE
             if free.all():
-                table.put(pos, tid, *cols)
+                table.put(ix, tid, *cols)
                 return
             if free.any():
                 table.put(
@@ -313,9 +336,10 @@ class RaceDetector:
                 )
                 rest = ~free
                 pos = pos[rest]
+                ix = pos
                 cols = tuple(c[rest] if isinstance(c, np.ndarray) else c for c in cols)
         if len(pos):
-            shadow.add_reads().put(pos, tid, *cols)
+            shadow.add_reads().put(ix, tid, *cols)
 
     def launch_races(self, shadow: Shadow, task: Any, pos: np.ndarray, written: np.ndarray) -> bool:
         """Whether a launch of `task` that accesses the distinct positions
@@ -325,11 +349,13 @@ class RaceDetector:
             return False
         shadow.ensure(int(pos.max()) + 1)
         last = shadow.write
-        if not self.before_all(last.task[pos], last.blk[pos], task).all():
+        ix = _index(pos)
+        if not self.before_all(last.task[ix], last.blk[ix], task).all():
             return True
         if len(written):
+            ix = _index(written)
             for table in shadow.reads:
-                if not self.before_all(table.task[written], table.blk[written], task).all():
+                if not self.before_all(table.task[ix], table.blk[ix], task).all():
                     return True
         return False
 
@@ -350,9 +376,10 @@ class RaceDetector:
             return
         shadow.ensure(top + 1)
         if len(wpos):
-            shadow.write.put(wpos, task.id, *wcols)
+            ix = _index(wpos)
+            shadow.write.put(ix, task.id, *wcols)
             for table in shadow.reads:
-                table.task[wpos] = NONE
+                table.task[ix] = NONE
         if len(rpos):
             self.keep_reads(shadow, rpos, task, rcols)
 
@@ -373,6 +400,15 @@ class RaceDetector:
         )
         note = f"the other access: {_describe(prev)} {_verb(prev, prev_write, False)} {elem}"
         self.races.append(Race(cur[4], message, prev[4], note, cur[0], prev[0]))
+
+
+def _index(pos: np.ndarray) -> Any:
+    """`pos` as a slice where it is a run of consecutive positions (numpy
+    reads and writes those faster), else `pos`."""
+    first = int(pos[0])
+    if int(pos[-1]) - first == len(pos) - 1 and (len(pos) < 2 or np.all(np.diff(pos) == 1)):
+        return slice(first, first + len(pos))
+    return pos
 
 
 def view_positions_array(m: MemRef) -> np.ndarray:

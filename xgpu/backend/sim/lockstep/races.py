@@ -61,8 +61,14 @@ class Recorder:
         if not len(lanes):
             return
         self.seq += 1
-        chunk = (pos, lanes // S.n + S.blk0, lanes % S.n, S.epoch, write, self._op(op), self.seq)
-        table = self.local if storage.kind == "workgroup" else self.global_
+        if storage.kind == "workgroup":
+            chunk: tuple = (pos, None, lanes % S.n, S.epoch, write)
+            table = self.local
+        else:
+            # lanes // n + blk0: the block, lanes % n: the work-item
+            last_blk = S.blk0 + (S.L - 1) // S.n
+            chunk = (pos, lanes, S.blk0, S.epoch, write, self._op(op), self.seq, S.n, last_blk)
+            table = self.global_
         entry = table.get(id(storage))
         if entry is None:
             table[id(storage)] = (storage, [chunk])
@@ -98,15 +104,132 @@ class Recorder:
             self._commit(plan)
 
     def _plan(self, storage: Any, chunks: list) -> tuple:
-        cols = [np.concatenate([c[k] for c in chunks]) for k in (0, 1, 2)]
-        n = [len(c[0]) for c in chunks]
-        ep = np.repeat([c[3] for c in chunks], n)
-        wr = np.repeat([c[4] for c in chunks], n)
-        opi = np.repeat([c[5] for c in chunks], n)
-        seq = np.repeat([c[6] for c in chunks], n)
-        pos, blk, lid = cols
+        """Check the launch's accesses to one storage among themselves, and
+        find per position its last write and the first read after it, in the
+        work-item engine's order (block, barrier epoch, work-item, program
+        order): (storage, positions accessed, positions written, then per
+        write and per read entered, its position, block, work-item, epoch
+        and op)."""
+        n = chunks[0][7]
+        blocks = max(c[8] for c in chunks) + 1
+        epochs = max(c[3] for c in chunks) + 1
+        seqs = self.seq + 1
+        if blocks * epochs * n * seqs >= 1 << 62:
+            return self._plan_sorted(storage, chunks, n)
+        # One int64 key per access, in that order; its digits give back the
+        # block, epoch, work-item and (by the sequence number) op.
+        digits = (blocks, epochs, n, seqs)
+        reads = [c for c in chunks if not c[4]]
+        writes = [c for c in chunks if c[4]]
+        pos_r, key_r = _keyed(reads, digits)
+        pos_w, key_w = _keyed(writes, digits)
+        m = max(int(pos_r.max()) if len(pos_r) else -1, int(pos_w.max()) if len(pos_w) else -1)
+        m += 1
+        top = np.iinfo(np.int64).max
+        written = _EMPTY
+        w_at = w_key = _EMPTY
+        after = None
+        if len(pos_w):
+            last = np.full(m, -1, np.int64)
+            np.maximum.at(last, pos_w, key_w)
+            wrote = last >= 0
+            written = np.flatnonzero(wrote)
+            w_at, w_key = written, last[written]
+            # Every access to a written position: by one work-item in one
+            # interval (the first and the last key alike but for the program
+            # order), or else in one block (blocks are never ordered) with a
+            # barrier between the accesses of different work-items.
+            lo = np.full(m, top, np.int64)
+            np.minimum.at(lo, pos_w, key_w)
+            hi = last
+            if len(pos_r):
+                at_w = wrote[pos_r]
+                pr, kr = (pos_r, key_r) if at_w.all() else (pos_r[at_w], key_r[at_w])
+                np.minimum.at(lo, pr, kr)
+                hi = last.copy()
+                np.maximum.at(hi, pr, kr)
+                after = key_r > last[pos_r]
+            unit = seqs
+            lo, hi = lo[written], hi[written]
+            mixed = lo // unit != hi // unit
+            if mixed.any():
+                unit *= epochs * n
+                if np.any(lo[mixed] // unit != hi[mixed] // unit):
+                    raise NeedsReplay
+                self._check_intervals(m, written[mixed], pos_r, key_r, pos_w, key_w, digits)
+        if after is None:
+            pr, kr = pos_r, key_r
+        else:
+            pr, kr = pos_r[after], key_r[after]
+        first = np.full(m, top, np.int64)
+        np.minimum.at(first, pr, kr)
+        r_at = np.flatnonzero(first < top)
+        seen = first < top
+        if len(pos_r):
+            seen[pos_r] = True
+        if len(written):
+            seen[written] = True
+        w_cols = self._decode(w_key, digits)
+        r_cols = self._decode(first[r_at], digits)
+        return storage, np.flatnonzero(seen), written, w_at, w_cols, r_at, r_cols
+
+    def _decode(self, key: np.ndarray, digits: tuple) -> tuple:
+        """(block, work-item, epoch, op index) of each key."""
+        blocks, epochs, n, seqs = digits
+        rest, seq = np.divmod(key, seqs)
+        rest, lid = np.divmod(rest, n)
+        blk, ep = np.divmod(rest, epochs)
+        return blk, lid, ep, self._op_by_seq()[seq]
+
+    def _op_by_seq(self) -> np.ndarray:
+        """Per sequence number: the index of its op in the detector's table."""
+        table = np.zeros(self.seq + 1, np.int32)
+        ops = [self.detector.op_index(op) for op in self.ops]
+        for _storage, chunks in self.global_.values():
+            for c in chunks:
+                table[c[6]] = ops[c[5]]
+        return table
+
+    @staticmethod
+    def _check_intervals(
+        m: int, where: np.ndarray, pos_r, key_r, pos_w, key_w, digits: tuple
+    ) -> None:
+        """At the positions `where`: two work-items of one block that access
+        one position in one barrier interval, one of them writing, race
+        (`NeedsReplay`)."""
+        blocks, epochs, n, seqs = digits
+        picked = np.zeros(m, bool)
+        picked[where] = True
+        parts = [(pos_r, key_r, False), (pos_w, key_w, True)]
+        sel = [
+            (p[picked[p]], k[picked[p]], np.full(int(picked[p].sum()), wr)) for p, k, wr in parts
+        ]
+        pos = np.concatenate([s[0] for s in sel])
+        key = np.concatenate([s[1] for s in sel])
+        wr = np.concatenate([s[2] for s in sel])
+        rest = key // seqs
+        interval = rest // n  # block and epoch
+        lid = rest % n
+        order = np.lexsort((interval, pos))
+        pos, interval, lid, wr = pos[order], interval[order], lid[order], wr[order]
+        edge = np.r_[True, (pos[1:] != pos[:-1]) | (interval[1:] != interval[:-1])]
+        start = np.flatnonzero(edge)
+        anyw = np.logical_or.reduceat(wr, start)
+        if np.any(anyw & (np.minimum.reduceat(lid, start) != np.maximum.reduceat(lid, start))):
+            raise NeedsReplay
+
+    def _plan_sorted(self, storage: Any, chunks: list, n: int) -> tuple:
+        """`_plan` by sorting the accesses (keys too wide for one int64)."""
+        pos = np.concatenate([c[0] for c in chunks])
+        blk = np.concatenate([c[1] // n + c[2] for c in chunks])
+        lid = np.concatenate([c[1] % n for c in chunks])
+
+        def each(k: int, dtype: Any) -> np.ndarray:
+            return np.concatenate([np.full(len(c[0]), c[k], dtype) for c in chunks])
+
+        ep, wr, seq = each(3, np.int64), each(4, bool), each(6, np.int64)
         order = np.lexsort((seq, lid, ep, blk, pos))
-        pos, blk, lid, ep, wr, opi = (a[order] for a in (pos, blk, lid, ep, wr, opi))
+        pos, blk, lid, ep, wr, seq = (a[order] for a in (pos, blk, lid, ep, wr, seq))
         edge = np.r_[True, pos[1:] != pos[:-1]]
         start = np.flatnonzero(edge)
         anyw = np.logical_or.reduceat(wr, start)
@@ -121,27 +244,38 @@ class Recorder:
         last_w = np.maximum.reduceat(np.where(wr, idx, -1), start)
         counts = np.diff(np.r_[start, len(pos)])
         after = ~wr & (idx > np.repeat(last_w, counts))
-        big = len(pos)
-        first_r = np.minimum.reduceat(np.where(after, idx, big), start)
-        return storage, pos, blk, lid, ep, opi, start, last_w, first_r, big
+        first_r = np.minimum.reduceat(np.where(after, idx, len(pos)), start)
+        w = last_w[last_w >= 0]
+        r = first_r[first_r < len(pos)]
+        ops = self._op_by_seq()
+        w_cols = (blk[w], lid[w], ep[w], ops[seq[w]])
+        r_cols = (blk[r], lid[r], ep[r], ops[seq[r]])
+        return storage, pos[start], pos[w], pos[w], w_cols, pos[r], r_cols
 
     def _check(self, plan: tuple) -> None:
-        storage, pos, blk, lid, ep, opi, start, last_w, first_r, big = plan
-        at = pos[start]
-        written = at[last_w >= 0]
+        storage, at, written = plan[:3]
         if self.detector.launch_races(storage.shadow, self.task, at, written):
             raise NeedsReplay
 
     def _commit(self, plan: tuple) -> None:
-        storage, pos, blk, lid, ep, opi, start, last_w, first_r, big = plan
-        ops = np.array([self.detector.op_index(op) for op in self.ops], np.int32)
-        w = last_w[last_w >= 0]
-        r = first_r[first_r < big]
-        self.detector.enter_launch(
-            storage.shadow,
-            self.task,
-            pos[w],
-            (blk[w], lid[w], ep[w], ops[opi[w]]),
-            pos[r],
-            (blk[r], lid[r], ep[r], ops[opi[r]]),
-        )
+        storage, _at, _written, w_at, w_cols, r_at, r_cols = plan
+        self.detector.enter_launch(storage.shadow, self.task, w_at, w_cols, r_at, r_cols)
+
+
+_EMPTY = np.zeros(0, np.int64)
+
+
+def _keyed(chunks: list, digits: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The positions and order keys of the accesses of `chunks`."""
+    if not chunks:
+        return _EMPTY, _EMPTY
+    blocks, epochs, n, seqs = digits
+    keys = []
+    for c in chunks:
+        lanes, blk0, ep, seq = c[1], c[2], c[3], c[6]
+        blk = lanes // n
+        lid = lanes - blk * n
+        keys.append((((blk + blk0) * epochs + ep) * n + lid) * seqs + seq)
+    if len(chunks) == 1:
+        return chunks[0][0], keys[0]
+    return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
