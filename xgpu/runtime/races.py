@@ -30,6 +30,38 @@ Happens-before:
 Two accesses to one element race when at least one writes and neither
 happens before the other. Each race is reported once per pair of ops, as an
 error at the later access with a note at the earlier one.
+
+The record (`race_shadow.Shadow`, numpy arrays made for the storages GPU
+work touches, on their first access) holds per element the last write and
+*read slots* for the reads since. A read drops the kept reads it makes
+needless, those a later write could race with only if it raced with the new
+read too:
+
+- a read that happens before the new one (another task in the new one's
+  `hb`, a host read of an epoch the task was issued in or after, a task the
+  host observed; the host keeps its latest read): happens-before sets are
+  closed (a task's `hb` holds its dependencies' sets), so a write ordered
+  after the new read is ordered after the old one;
+- reads of the same kernel task, in the engines' order (blocks one after
+  the other, a block's barrier epoch only grows): a read of an earlier
+  block races with every later write of the launch (all in other blocks),
+  so it makes a new read needless; a read of a later interval of the same
+  block makes those of earlier intervals needless; within one interval two
+  reads by different work-items are enough (a write by any work-item of the
+  interval races with one of them).
+
+So a write races with a kept read whenever it races with any read since the
+last write: races are found as with every read kept (the earlier record
+grouped reads by task, block and interval, and kept them all). What changes
+is which pairs of ops are named: a write racing with two reads of which one
+happens before the other is reported with the later read only. The number
+of slots grows to the most reads of one element that none of them makes
+needless (reads by tasks no dependency orders).
+
+The lockstep engine enters a race-free launch's accesses with the bulk API
+(`launch_races`, `enter_launch`) and GPU copies and host range accesses use
+`bulk_access`: numpy operations over all positions at once; the tasks in a
+table's column become a lookup table over the distinct ids present.
 """
 
 from __future__ import annotations
@@ -259,9 +291,10 @@ class RaceDetector:
         GPU op that is not a kernel."""
         if not len(pos):
             return
-        _, first = np.unique(pos, return_index=True)
-        if len(first) < len(pos):
-            pos = pos[np.sort(first)]  # the first of each, in order
+        if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
+            _, first = np.unique(pos, return_index=True)
+            if len(first) < len(pos):
+                pos = pos[np.sort(first)]  # the first of each, in order
         shadow.ensure(int(pos.max()) + 1)
         blk = self.host_epoch if task is None else -1
         acc = (task, blk, -1, 0, op)

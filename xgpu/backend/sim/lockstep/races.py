@@ -7,21 +7,28 @@ a sequence number (program order within a lane). Checks, over index arrays:
 - workgroup memory (private to a block, gone at its end): at each barrier
   and at the end of the block, the accesses of the interval that ends:
   a position written by one work-item and accessed by another races;
-- global memory: at the end of the launch, a position accessed by two
-  blocks with at least one write races (blocks are never ordered), and so
-  does one accessed in one block and one barrier interval by two
-  work-items with at least one write; then each position is checked
-  against the accesses recorded before the launch (`xgpu.runtime.races`:
-  earlier tasks, the host), with the detector's happens-before.
+- global memory: at the end of the launch, per storage, each access gets
+  one int64 key ordered as the work-item engine runs them (block, barrier
+  epoch, work-item, sequence number: program order within a lane). With
+  the smallest and largest key per written position (`np.minimum.at`,
+  `np.maximum.at`), a written position accessed by two blocks races
+  (blocks are never ordered), and one accessed by two work-items of a block
+  is checked per barrier interval (sorting only those positions): two
+  work-items in one interval, one writing, race. Then each position is
+  checked against the accesses recorded before the launch
+  (`xgpu.runtime.races`: earlier tasks, the host), with the detector's
+  happens-before.
 
 Any race makes the launch replay on the work-item engine, which reports it
 with the usual messages, once per pair of ops (`NeedsReplay`). Without
 races the launch's accesses are entered in the detector's shadows as the
 work-item engine would leave them for later tasks and host accesses: per
-position the last write in the work-item order (block, epoch, work-item,
-program order) and the first read after it. (The work-item engine keeps
-one read per block and barrier interval; later tasks are ordered alike
-with all reads of one launch, so only their op pairs can differ.)
+position the last write (the largest write key) and the first read after it
+(the smallest read key above it); the keys give back block, work-item,
+epoch and op. (The work-item engine may keep two reads of one block and
+interval; later tasks are ordered alike with all reads of one launch, so
+only their op pairs can differ.) Keys too wide for an int64 fall back to
+sorting all accesses.
 """
 
 from __future__ import annotations
