@@ -6,8 +6,8 @@
 - the lockstep engine's plan of a launch (one order key per access) against
   the plan made by sorting all accesses;
 - what the read slots keep: one slot for reads ordered one after the other,
-  one per unordered reader, and races still found; shadows made lazily with
-  compact columns.
+  one per unordered reader, two work-items of one block and interval of a
+  launch, and races still found; shadows made lazily with compact columns.
 """
 
 from __future__ import annotations
@@ -208,3 +208,43 @@ def test_shadows_are_made_on_first_access_with_compact_columns() -> None:
     # An access past the known size grows the arrays.
     det.access(shadow, (1 << 22) + 3, False, (None, det.host_epoch, -1, 0, Op("memref.load")))
     assert shadow.size > (1 << 22) + 3
+
+
+class WorkItem:
+    def __init__(self, task: Task, blk: int, lid: int, epoch: int):
+        self.task, self.blk, self.lid = task, blk, lid
+        self.bs = type("BlockState", (), {"epoch": epoch})()
+
+
+def test_reads_of_one_launch_keep_two_work_items_of_an_interval() -> None:
+    det = RaceDetector()
+    s = storage(4)
+    shadow = det.track(s)
+    t = Task(0, (), "gpu.launch_func @k::@k", None)
+    t.launch_block, t.launch_grid = (4, 1, 1), (2, 1, 1)
+    det.issue(t, [])
+    load, store = Op("memref.load"), Op("memref.store")
+    for lid in (0, 1, 2, 3):
+        det.kernel_access(shadow, 0, False, WorkItem(t, 0, lid, 0), load)
+    kept = sorted(tab.get(0)[2] for tab in shadow.reads if tab.task.item(0) != NONE)
+    assert kept == [0, 1]
+    # Work-item 1 writes: it races with work-item 0's read.
+    det.kernel_access(shadow, 0, True, WorkItem(t, 0, 1, 0), store)
+    assert len(det.races) == 1
+    assert det.races[0].message.startswith(
+        "data race: memref.store by work-item (1, 0, 0) of block (0, 0, 0)"
+    )
+    assert "which memref.load by work-item (0, 0, 0) of block (0, 0, 0)" in det.races[0].message
+    # After a barrier: a read of a later interval replaces the earlier ones;
+    # one of block 1 adds nothing (block 0's read races with all of block 1).
+    # (Other ops: each race is reported once per pair of ops.)
+    load2, store2 = Op("memref.load"), Op("memref.store")
+    det.kernel_access(shadow, 1, False, WorkItem(t, 0, 2, 0), load2)
+    det.kernel_access(shadow, 1, False, WorkItem(t, 0, 3, 1), load2)
+    det.kernel_access(shadow, 1, False, WorkItem(t, 1, 0, 0), load2)
+    kept1 = [tab.get(1)[1:4] for tab in shadow.reads if tab.task.item(1) != NONE]
+    assert kept1 == [(0, 3, 1)]
+    det.kernel_access(shadow, 1, True, WorkItem(t, 1, 0, 0), store2)
+    assert len(det.races) == 2
+    assert "work-items of different blocks are not ordered" in det.races[-1].message
+    assert "which memref.load by work-item (3, 0, 0) of block (0, 0, 0)" in det.races[-1].message
