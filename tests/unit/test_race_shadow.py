@@ -110,17 +110,21 @@ class Global:
     kind = "global"
 
 
-chunks = st.lists(
-    st.tuples(
-        st.integers(0, 2),  # batch (blocks 2b, 2b + 1)
-        st.integers(0, 1),  # barriers passed before
-        st.booleans(),  # write
-        st.integers(0, 3),  # op
-        st.lists(st.tuples(st.integers(0, 5), st.integers(0, 11)), min_size=1, max_size=4),
-        st.booleans(),  # each lane at its own position (global lane id) instead
+chunks = st.tuples(
+    st.integers(1, 4),  # work-items per block (powers of two and not)
+    st.lists(
+        st.tuples(
+            st.integers(0, 2),  # batch (blocks 2b, 2b + 1)
+            st.integers(0, 1),  # barriers passed before
+            st.booleans(),  # write
+            st.integers(0, 3),  # op
+            st.lists(st.tuples(st.integers(0, 7), st.integers(0, 11)), min_size=1, max_size=4),
+            st.sampled_from(["some", "own", "all"]),  # lanes: those drawn, at their own
+            # position (the launch-wide lane), or every lane at its own position
+        ),
+        min_size=1,
+        max_size=8,
     ),
-    min_size=1,
-    max_size=8,
 )
 
 
@@ -143,17 +147,23 @@ def plan_of(rec: Recorder, sorted_: bool):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chunks)
-def test_the_keyed_plan_is_the_sorted_plan(program) -> None:
-    # Blocks of 3 work-items, 2 blocks per batch; each access: lanes and
+def test_the_keyed_plan_is_the_sorted_plan(case) -> None:
+    # Blocks of n work-items, 2 blocks per batch; each access: lanes and
     # positions (a lane at most once per access).
-    rec = Recorder(FakeDetector(), None, (3, 1, 1))
-    for batch, epoch, write, op, lanes, own in sorted(program, key=lambda c: (c[0], c[1])):
-        seen: dict[int, int] = {}
-        for lane, pos in lanes:
-            seen.setdefault(lane, 6 * batch + lane if own else pos)
-        sel = np.array(sorted(seen), np.int64)
-        pos = np.array([seen[k] for k in sorted(seen)], np.int64)
-        rec.access(Batch(6, 3, 2 * batch, epoch), Global, pos, sel, write, op)
+    n, program = case
+    rec = Recorder(FakeDetector(), None, (n, 1, 1))
+    for batch, epoch, write, op, lanes, how in sorted(program, key=lambda c: (c[0], c[1])):
+        if how == "all":
+            sel = None
+            pos = np.arange(2 * n, dtype=np.int64) + 2 * n * batch
+        else:
+            seen: dict[int, int] = {}
+            for lane, p in lanes:
+                lane %= 2 * n
+                seen.setdefault(lane, 2 * n * batch + lane if how == "own" else p)
+            sel = np.array(sorted(seen), np.int64)
+            pos = np.array([seen[k] for k in sorted(seen)], np.int64)
+        rec.access(Batch(2 * n, n, 2 * batch, epoch), Global, pos, sel, write, op)
     assert plan_of(rec, False) == plan_of(rec, True)
 
 

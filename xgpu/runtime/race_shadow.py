@@ -30,26 +30,44 @@ HOST = -2
 NONE = -1
 
 
+#: the columns, in the order they lie in a table's block; blocks hold at
+#: most 1024 work-items (the simulator's limits)
+_COLUMNS = (
+    ("task", np.int32),
+    ("blk", np.int32),
+    ("ep", np.int32),
+    ("op", np.int32),
+    ("lid", np.int16),
+)
+_BYTES = sum(np.dtype(d).itemsize for _, d in _COLUMNS)
+
+
 class Table:
     """One access per element (see the module docstring)."""
 
     __slots__ = ("task", "blk", "lid", "ep", "op")
 
     def __init__(self, n: int):
-        self.task = np.full(n, NONE, np.int32)
-        self.blk = np.zeros(n, np.int32)
-        # Blocks hold at most 1024 work-items (the simulator's limits).
-        self.lid = np.zeros(n, np.int16)
-        self.ep = np.zeros(n, np.int32)
-        self.op = np.zeros(n, np.int32)
+        self._make(n)
+
+    def _make(self, n: int) -> None:
+        # One allocation for the five columns: numpy's small arrays would
+        # come from the heap and interleave with the engine's temporaries
+        # (each freed run of the heap then returns to the system and is
+        # faulted in again); one big block is mapped on its own.
+        raw = np.zeros(n * _BYTES, np.uint8)
+        at = 0
+        for name, dtype in _COLUMNS:
+            size = n * np.dtype(dtype).itemsize
+            setattr(self, name, raw[at : at + size].view(dtype))
+            at += size
+        self.task[:] = NONE
 
     def grow(self, n: int) -> None:
-        old = len(self.task)
-        for name in self.__slots__:
-            col = getattr(self, name)
-            new = np.full(n, NONE, col.dtype) if name == "task" else np.zeros(n, col.dtype)
-            new[:old] = col
-            setattr(self, name, new)
+        old = {name: getattr(self, name) for name, _ in _COLUMNS}
+        self._make(n)
+        for name, col in old.items():
+            getattr(self, name)[: len(col)] = col
 
     def get(self, p: int) -> tuple[int, int, int, int, int]:
         return (

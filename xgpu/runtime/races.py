@@ -291,7 +291,8 @@ class RaceDetector:
         GPU op that is not a kernel."""
         if not len(pos):
             return
-        if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
+        ascending = len(pos) < 2 or bool(np.all(pos[1:] > pos[:-1]))
+        if not ascending:
             _, first = np.unique(pos, return_index=True)
             if len(first) < len(pos):
                 pos = pos[np.sort(first)]  # the first of each, in order
@@ -299,7 +300,7 @@ class RaceDetector:
         blk = self.host_epoch if task is None else -1
         acc = (task, blk, -1, 0, op)
         tid = HOST if task is None else task.id
-        ix = _index(pos)
+        ix = _index(pos, ascending)
         found: list[tuple[int, int, Access, bool]] = []
         self._unordered(found, shadow.write, pos, ix, task, 0, True)
         if write:
@@ -308,7 +309,7 @@ class RaceDetector:
                 table.task[ix] = NONE
             shadow.write.put(ix, tid, blk, -1, 0, self.op_index(op))
         else:
-            self.keep_reads(shadow, pos, task, (blk, -1, 0, self.op_index(op)))
+            self.keep_reads(shadow, pos, task, (blk, -1, 0, self.op_index(op)), ascending)
         found.sort(key=lambda f: (f[0], f[1]))
         for i, _rank, prev, prev_write in found:
             self._report(shadow, int(pos[i]), prev, prev_write, acc, write)
@@ -332,14 +333,17 @@ class RaceDetector:
         for i in bad[first].tolist():
             found.append((i, rank, self._access_of(table, int(pos[i])), prev_write))
 
-    def keep_reads(self, shadow: Shadow, pos: np.ndarray, task: Any, cols: tuple) -> None:
+    def keep_reads(
+        self, shadow: Shadow, pos: np.ndarray, task: Any, cols: tuple, ascending: bool = False
+    ) -> None:
         """Enter reads by `task` (None: the host) at the distinct positions
         `pos` (`cols`: block, work-item, epoch and op index, each a scalar
         or one per position), for a task whose reads the shadow holds none of
-        or whose reads are all alike (not a kernel)."""
+        or whose reads are all alike (not a kernel); `ascending`: `pos` is in
+        increasing order."""
         tid = HOST if task is None else task.id
         keep = None
-        ix = _index(pos)
+        ix = _index(pos, ascending)
         for table in shadow.reads:
             tids = table.task[ix]
             old = self.before_all(tids, table.blk[ix], task) & (tids != NONE)
@@ -375,18 +379,18 @@ class RaceDetector:
             shadow.add_reads().put(ix, tid, *cols)
 
     def launch_races(self, shadow: Shadow, task: Any, pos: np.ndarray, written: np.ndarray) -> bool:
-        """Whether a launch of `task` that accesses the distinct positions
-        `pos` and writes `written` among them races with the accesses the
+        """Whether a launch of `task` that accesses the positions `pos` and
+        writes `written` among them (each distinct, in increasing order) races with the accesses the
         shadow holds (earlier tasks, the host)."""
         if not len(pos):
             return False
         shadow.ensure(int(pos.max()) + 1)
         last = shadow.write
-        ix = _index(pos)
+        ix = _index(pos, True)
         if not self.before_all(last.task[ix], last.blk[ix], task).all():
             return True
         if len(written):
-            ix = _index(written)
+            ix = _index(written, True)
             for table in shadow.reads:
                 if not self.before_all(table.task[ix], table.blk[ix], task).all():
                     return True
@@ -401,20 +405,21 @@ class RaceDetector:
         rpos: np.ndarray,
         rcols: tuple,
     ) -> None:
-        """Enter a race-free launch of `task`: at the distinct positions
-        `wpos` its last writes, then at `rpos` its first reads after them
-        (`wcols`, `rcols`: block, work-item, epoch and op index arrays)."""
+        """Enter a race-free launch of `task`: at the positions `wpos` its
+        last writes, then at `rpos` its first reads after them (each distinct,
+        in increasing order; `wcols`, `rcols`: block, work-item, epoch and op
+        index arrays)."""
         top = max(int(wpos.max()) if len(wpos) else -1, int(rpos.max()) if len(rpos) else -1)
         if top < 0:
             return
         shadow.ensure(top + 1)
         if len(wpos):
-            ix = _index(wpos)
+            ix = _index(wpos, True)
             shadow.write.put(ix, task.id, *wcols)
             for table in shadow.reads:
                 table.task[ix] = NONE
         if len(rpos):
-            self.keep_reads(shadow, rpos, task, rcols)
+            self.keep_reads(shadow, rpos, task, rcols, True)
 
     # -- reports ----------------------------------------------------------- #
 
@@ -435,11 +440,14 @@ class RaceDetector:
         self.races.append(Race(cur[4], message, prev[4], note, cur[0], prev[0]))
 
 
-def _index(pos: np.ndarray) -> Any:
+def _index(pos: np.ndarray, ascending: bool = False) -> Any:
     """`pos` as a slice where it is a run of consecutive positions (numpy
-    reads and writes those faster), else `pos`."""
+    reads and writes those faster), else `pos`. `ascending`: the positions
+    are known to be distinct and in increasing order."""
     first = int(pos[0])
-    if int(pos[-1]) - first == len(pos) - 1 and (len(pos) < 2 or np.all(np.diff(pos) == 1)):
+    if int(pos[-1]) - first != len(pos) - 1:
+        return pos
+    if ascending or len(pos) < 2 or np.all(pos[1:] - pos[:-1] == 1):
         return slice(first, first + len(pos))
     return pos
 

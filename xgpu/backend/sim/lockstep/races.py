@@ -9,12 +9,13 @@ a sequence number (program order within a lane). Checks, over index arrays:
   a position written by one work-item and accessed by another races;
 - global memory: at the end of the launch, per storage, each access gets
   one int64 key ordered as the work-item engine runs them (block, barrier
-  epoch, work-item, sequence number: program order within a lane). With
-  the smallest and largest key per written position (`np.minimum.at`,
-  `np.maximum.at`), a written position accessed by two blocks races
-  (blocks are never ordered), and one accessed by two work-items of a block
-  is checked per barrier interval (sorting only those positions): two
-  work-items in one interval, one writing, race. Then each position is
+  epoch, work-item, sequence number: program order within a lane), as bit
+  fields. The largest write key per position (`np.maximum.at`) is its last
+  write; an access to a written position by another block races (blocks
+  are never ordered), and the positions also accessed by another work-item
+  or in another interval are checked per barrier interval (sorting only
+  those): two work-items in one interval, one writing, race. Then each
+  position is
   checked against the accesses recorded before the launch
   (`xgpu.runtime.races`: earlier tasks, the host), with the detector's
   happens-before.
@@ -62,19 +63,21 @@ class Recorder:
     def access(self, S: Any, storage: Any, pos: Any, sel: Any, write: bool, op: Any) -> None:
         if storage.shadow is None:
             return
-        lanes = np.arange(S.L, dtype=np.int64) if sel is None else sel
-        if not isinstance(pos, np.ndarray):
-            pos = np.full(len(lanes), pos, np.int64)
-        if not len(lanes):
+        count = S.L if sel is None else len(sel)
+        if not count:
             return
+        if not isinstance(pos, np.ndarray):
+            pos = np.full(count, pos, np.int64)
         self.seq += 1
         if storage.kind == "workgroup":
+            lanes = np.arange(S.L, dtype=np.int64) if sel is None else sel
             chunk: tuple = (pos, None, lanes % S.n, S.epoch, write)
             table = self.local
         else:
-            # lanes // n + blk0: the block, lanes % n: the work-item
+            # The lanes (None: all S.L of them), lanes // n + blk0: the
+            # block, lanes % n: the work-item.
             last_blk = S.blk0 + (S.L - 1) // S.n
-            chunk = (pos, lanes, S.blk0, S.epoch, write, self._op(op), self.seq, S.n, last_blk)
+            chunk = (pos, sel, S.blk0, S.epoch, write, self._op(op), self.seq, S.n, last_blk, S.L)
             table = self.global_
         entry = table.get(id(storage))
         if entry is None:
@@ -121,11 +124,12 @@ class Recorder:
         blocks = max(c[8] for c in chunks) + 1
         epochs = max(c[3] for c in chunks) + 1
         seqs = self.seq + 1
-        if blocks * epochs * n * seqs >= 1 << 62:
+        # One int64 key per access, in that order: bit fields (block, epoch,
+        # work-item, sequence number) that give back the block, epoch,
+        # work-item and (by the sequence number) op.
+        digits = ((epochs - 1).bit_length(), (n - 1).bit_length(), (seqs - 1).bit_length())
+        if (blocks - 1).bit_length() + sum(digits) > 62:
             return self._plan_sorted(storage, chunks, n)
-        # One int64 key per access, in that order; its digits give back the
-        # block, epoch, work-item and (by the sequence number) op.
-        digits = (blocks, epochs, n, seqs)
         reads = [c for c in chunks if not c[4]]
         writes = [c for c in chunks if c[4]]
         pos_r, key_r = _keyed(reads, digits)
@@ -133,8 +137,10 @@ class Recorder:
         m = max(int(pos_r.max()) if len(pos_r) else -1, int(pos_w.max()) if len(pos_w) else -1)
         m += 1
         top = np.iinfo(np.int64).max
+        sb = digits[2]
         written = _EMPTY
         w_at = w_key = _EMPTY
+        wrote = None
         after = None
         if len(pos_w):
             last = np.full(m, -1, np.int64)
@@ -142,51 +148,42 @@ class Recorder:
             wrote = last >= 0
             written = np.flatnonzero(wrote)
             w_at, w_key = written, last[written]
-            # Every access to a written position: by one work-item in one
-            # interval (the first and the last key alike but for the program
-            # order), or else in one block (blocks are never ordered) with a
-            # barrier between the accesses of different work-items.
-            lo = np.full(m, top, np.int64)
-            np.minimum.at(lo, pos_w, key_w)
-            hi = last
+            # Every access to a written position: by the work-item of its
+            # last write, in the same interval (keys alike but for the
+            # sequence number), or else in the same block (blocks are never
+            # ordered) with a barrier between the accesses of different
+            # work-items.
+            odd_w = (key_w >> sb) != (last >> sb)[pos_w]
+            odd_r = None
             if len(pos_r):
-                at_w = wrote[pos_r]
-                pr, kr = (pos_r, key_r) if at_w.all() else (pos_r[at_w], key_r[at_w])
-                np.minimum.at(lo, pr, kr)
-                hi = last.copy()
-                np.maximum.at(hi, pr, kr)
-                after = key_r > last[pos_r]
-            unit = seqs
-            lo, hi = lo[written], hi[written]
-            mixed = lo // unit != hi // unit
-            if mixed.any():
-                unit *= epochs * n
-                if np.any(lo[mixed] // unit != hi[mixed] // unit):
-                    raise NeedsReplay
-                self._check_intervals(m, written[mixed], pos_r, key_r, pos_w, key_w, digits)
+                lr = last[pos_r]
+                odd_r = (lr >= 0) & ((key_r >> sb) != (lr >> sb))
+                after = key_r > lr
+            if odd_w.any() or (odd_r is not None and odd_r.any()):
+                self._check_mixed(m, last, digits, pos_r, key_r, odd_r, pos_w, key_w, odd_w)
         if after is None:
             pr, kr = pos_r, key_r
         else:
             pr, kr = pos_r[after], key_r[after]
         first = np.full(m, top, np.int64)
         np.minimum.at(first, pr, kr)
-        r_at = np.flatnonzero(first < top)
         seen = first < top
-        if len(pos_r):
-            seen[pos_r] = True
-        if len(written):
-            seen[written] = True
+        r_at = np.flatnonzero(seen)
+        if wrote is not None:
+            # A read before a position's last write is at a written position.
+            seen |= wrote
         w_cols = self._decode(w_key, digits)
         r_cols = self._decode(first[r_at], digits)
         return storage, np.flatnonzero(seen), written, w_at, w_cols, r_at, r_cols
 
     def _decode(self, key: np.ndarray, digits: tuple) -> tuple:
         """(block, work-item, epoch, op index) of each key."""
-        blocks, epochs, n, seqs = digits
-        rest, seq = np.divmod(key, seqs)
-        rest, lid = np.divmod(rest, n)
-        blk, ep = np.divmod(rest, epochs)
-        return blk, lid, ep, self._op_by_seq()[seq]
+        eb, nb, sb = digits
+        seq = key & ((1 << sb) - 1)
+        rest = key >> sb
+        lid = rest & ((1 << nb) - 1)
+        rest >>= nb
+        return rest >> eb, lid, rest & ((1 << eb) - 1), self._op_by_seq()[seq]
 
     def _op_by_seq(self) -> np.ndarray:
         """Per sequence number: the index of its op in the detector's table."""
@@ -198,25 +195,33 @@ class Recorder:
         return table
 
     @staticmethod
-    def _check_intervals(
-        m: int, where: np.ndarray, pos_r, key_r, pos_w, key_w, digits: tuple
-    ) -> None:
-        """At the positions `where`: two work-items of one block that access
-        one position in one barrier interval, one of them writing, race
-        (`NeedsReplay`)."""
-        blocks, epochs, n, seqs = digits
+    def _check_mixed(m, last, digits, pos_r, key_r, odd_r, pos_w, key_w, odd_w) -> None:
+        """The written positions accessed by another work-item or in another
+        interval than their last write's (`odd_r`, `odd_w`): another block
+        races (blocks are never ordered); else two work-items of one block
+        that access a position in one barrier interval, one of them
+        writing, race (`NeedsReplay`)."""
+        eb, nb, sb = digits
+        shift = sb + nb + eb
+        block = last >> shift
+        if np.any((key_w[odd_w] >> shift) != block[pos_w[odd_w]]):
+            raise NeedsReplay
         picked = np.zeros(m, bool)
-        picked[where] = True
-        parts = [(pos_r, key_r, False), (pos_w, key_w, True)]
-        sel = [
-            (p[picked[p]], k[picked[p]], np.full(int(picked[p].sum()), wr)) for p, k, wr in parts
-        ]
+        picked[pos_w[odd_w]] = True
+        if odd_r is not None:
+            if np.any((key_r[odd_r] >> shift) != block[pos_r[odd_r]]):
+                raise NeedsReplay
+            picked[pos_r[odd_r]] = True
+        parts = [(pos_w, key_w, True)]
+        if odd_r is not None:
+            parts.append((pos_r, key_r, False))
+        sel = [(p[picked[p]], k[picked[p]], wr) for p, k, wr in parts]
         pos = np.concatenate([s[0] for s in sel])
         key = np.concatenate([s[1] for s in sel])
-        wr = np.concatenate([s[2] for s in sel])
-        rest = key // seqs
-        interval = rest // n  # block and epoch
-        lid = rest % n
+        wr = np.concatenate([np.full(len(s[0]), s[2]) for s in sel])
+        rest = key >> sb
+        interval = rest >> nb  # block and epoch
+        lid = rest & ((1 << nb) - 1)
         order = np.lexsort((interval, pos))
         pos, interval, lid, wr = pos[order], interval[order], lid[order], wr[order]
         edge = np.r_[True, (pos[1:] != pos[:-1]) | (interval[1:] != interval[:-1])]
@@ -228,8 +233,8 @@ class Recorder:
     def _plan_sorted(self, storage: Any, chunks: list, n: int) -> tuple:
         """`_plan` by sorting the accesses (keys too wide for one int64)."""
         pos = np.concatenate([c[0] for c in chunks])
-        blk = np.concatenate([c[1] // n + c[2] for c in chunks])
-        lid = np.concatenate([c[1] % n for c in chunks])
+        blk = np.concatenate([_lanes(c) // n + c[2] for c in chunks])
+        lid = np.concatenate([_lanes(c) % n for c in chunks])
 
         def each(k: int, dtype: Any) -> np.ndarray:
             return np.concatenate([np.full(len(c[0]), c[k], dtype) for c in chunks])
@@ -272,17 +277,47 @@ class Recorder:
 _EMPTY = np.zeros(0, np.int64)
 
 
+def _lanes(chunk: tuple) -> np.ndarray:
+    """The lanes of a chunk of global memory accesses (int64)."""
+    if chunk[1] is None:
+        return np.arange(chunk[9], dtype=np.int64)
+    return chunk[1].astype(np.int64, copy=False)
+
+
 def _keyed(chunks: list, digits: tuple) -> tuple[np.ndarray, np.ndarray]:
     """The positions and order keys of the accesses of `chunks`."""
     if not chunks:
         return _EMPTY, _EMPTY
-    blocks, epochs, n, seqs = digits
+    eb, nb, sb = digits
     keys = []
     for c in chunks:
-        lanes, blk0, ep, seq = c[1], c[2], c[3], c[6]
-        blk = lanes // n
-        lid = lanes - blk * n
-        keys.append((((blk + blk0) * epochs + ep) * n + lid) * seqs + seq)
+        lanes, blk0, ep, seq, n = _lanes(c), c[2], c[3], c[6], c[7]
+        if n == 1 << nb and not eb:
+            # Blocks of 2^k work-items, no barrier: block and work-item
+            # fields together are the launch-wide lane.
+            if c[1] is None:
+                key = lanes  # a new array: added to in place
+                key += blk0 << nb
+            else:
+                key = lanes + (blk0 << nb)
+            key <<= sb
+            key |= seq
+            keys.append(key)
+            continue
+        if n == 1 << nb:
+            blk = lanes >> nb
+            lid = lanes & (n - 1)
+        else:
+            blk = lanes // n
+            lid = lanes - blk * n
+        blk += blk0
+        blk <<= eb
+        blk |= ep
+        blk <<= nb
+        blk |= lid
+        blk <<= sb
+        blk |= seq
+        keys.append(blk)
     if len(chunks) == 1:
         return chunks[0][0], keys[0]
     return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
