@@ -52,6 +52,18 @@ class Recorder:
         self.global_: dict[int, tuple[Any, list]] = {}
         #: the same for the current interval's workgroup memory
         self.local: dict[int, tuple[Any, list]] = {}
+        #: batch size -> (block in the batch, work-item) of each lane
+        self._lane_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def lane_table(self, L: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per lane of a batch of `L` lanes in blocks of `n`: its block in
+        the batch and its work-item (numpy's integer division is slow:
+        made once per batch size, then indexed)."""
+        table = self._lane_tables.get(L)
+        if table is None:
+            blk, lid = np.divmod(np.arange(L, dtype=np.int64), n)
+            table = self._lane_tables[L] = (blk, lid)
+        return table
 
     def _op(self, op: Any) -> int:
         k = self.op_ids.get(id(op))
@@ -70,8 +82,8 @@ class Recorder:
             pos = np.full(count, pos, np.int64)
         self.seq += 1
         if storage.kind == "workgroup":
-            lanes = np.arange(S.L, dtype=np.int64) if sel is None else sel
-            chunk: tuple = (pos, None, lanes % S.n, S.epoch, write)
+            lid = self.lane_table(S.L, S.n)[1]
+            chunk: tuple = (pos, None, lid if sel is None else lid[sel], S.epoch, write)
             table = self.local
         else:
             # The lanes (None: all S.L of them), lanes // n + blk0: the
@@ -132,8 +144,8 @@ class Recorder:
             return self._plan_sorted(storage, chunks, n)
         reads = [c for c in chunks if not c[4]]
         writes = [c for c in chunks if c[4]]
-        pos_r, key_r = _keyed(reads, digits)
-        pos_w, key_w = _keyed(writes, digits)
+        pos_r, key_r = self._keyed(reads, digits)
+        pos_w, key_w = self._keyed(writes, digits)
         m = max(int(pos_r.max()) if len(pos_r) else -1, int(pos_w.max()) if len(pos_w) else -1)
         m += 1
         top = np.iinfo(np.int64).max
@@ -175,6 +187,37 @@ class Recorder:
         w_cols = self._decode(w_key, digits)
         r_cols = self._decode(first[r_at], digits)
         return storage, np.flatnonzero(seen), written, w_at, w_cols, r_at, r_cols
+
+    def _keyed(self, chunks: list, digits: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """The positions and order keys of the accesses of `chunks`."""
+        if not chunks:
+            return _EMPTY, _EMPTY
+        eb, nb, sb = digits
+        keys = []
+        for c in chunks:
+            lanes, blk0, ep, seq, n, L = c[1], c[2], c[3], c[6], c[7], c[9]
+            if n == 1 << nb and not eb:
+                # Blocks of 2^k work-items, no barrier: block and work-item
+                # fields together are the launch-wide lane.
+                if lanes is None:
+                    key = np.arange(blk0 << nb, (blk0 << nb) + L, dtype=np.int64)
+                else:
+                    key = lanes.astype(np.int64) + (blk0 << nb)
+            else:
+                blk, lid = self.lane_table(L, n)
+                if lanes is not None:
+                    blk, lid = blk[lanes], lid[lanes]
+                key = blk + blk0
+                key <<= eb
+                key |= ep
+                key <<= nb
+                key |= lid
+            key <<= sb
+            key |= seq
+            keys.append(key)
+        if len(chunks) == 1:
+            return chunks[0][0], keys[0]
+        return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
 
     def _decode(self, key: np.ndarray, digits: tuple) -> tuple:
         """(block, work-item, epoch, op index) of each key."""
@@ -282,42 +325,3 @@ def _lanes(chunk: tuple) -> np.ndarray:
     if chunk[1] is None:
         return np.arange(chunk[9], dtype=np.int64)
     return chunk[1].astype(np.int64, copy=False)
-
-
-def _keyed(chunks: list, digits: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """The positions and order keys of the accesses of `chunks`."""
-    if not chunks:
-        return _EMPTY, _EMPTY
-    eb, nb, sb = digits
-    keys = []
-    for c in chunks:
-        lanes, blk0, ep, seq, n = _lanes(c), c[2], c[3], c[6], c[7]
-        if n == 1 << nb and not eb:
-            # Blocks of 2^k work-items, no barrier: block and work-item
-            # fields together are the launch-wide lane.
-            if c[1] is None:
-                key = lanes  # a new array: added to in place
-                key += blk0 << nb
-            else:
-                key = lanes + (blk0 << nb)
-            key <<= sb
-            key |= seq
-            keys.append(key)
-            continue
-        if n == 1 << nb:
-            blk = lanes >> nb
-            lid = lanes & (n - 1)
-        else:
-            blk = lanes // n
-            lid = lanes - blk * n
-        blk += blk0
-        blk <<= eb
-        blk |= ep
-        blk <<= nb
-        blk |= lid
-        blk <<= sb
-        blk |= seq
-        keys.append(blk)
-    if len(chunks) == 1:
-        return chunks[0][0], keys[0]
-    return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
