@@ -140,7 +140,8 @@ def plan_of(rec: Recorder, sorted_: bool):
     _, at, written, w_at, w_cols, r_at, r_cols = plan
 
     def rows(at_, cols):
-        return sorted(zip(at_.tolist(), *(c.tolist() for c in cols)))
+        cols = (np.broadcast_to(c, at_.shape).tolist() for c in cols)
+        return sorted(zip(at_.tolist(), *cols))
 
     return (sorted(at.tolist()), sorted(written.tolist()), rows(w_at, w_cols), rows(r_at, r_cols))
 
@@ -164,6 +165,22 @@ def test_the_keyed_plan_is_the_sorted_plan(case) -> None:
             sel = np.array(sorted(seen), np.int64)
             pos = np.array([seen[k] for k in sorted(seen)], np.int64)
         rec.access(Batch(2 * n, n, 2 * batch, epoch), Global, pos, sel, write, op)
+    assert plan_of(rec, False) == plan_of(rec, True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(1, 4),
+    st.lists(st.tuples(st.booleans(), st.integers(0, 3)), min_size=1, max_size=6),
+    st.integers(0, 2),
+)
+def test_elementwise_launches_plan_as_the_sorted_plan(n, accesses, batch) -> None:
+    # Every access by all lanes of one batch, each lane at its own position
+    # (the shortcut for elementwise kernels), barriers between some.
+    rec = Recorder(FakeDetector(), None, (n, 1, 1))
+    pos = np.arange(2 * n, dtype=np.int64) * 3 + 1
+    for k, (write, op) in enumerate(accesses):
+        rec.access(Batch(2 * n, n, 2 * batch, k // 2), Global, pos.copy(), None, write, op)
     assert plan_of(rec, False) == plan_of(rec, True)
 
 

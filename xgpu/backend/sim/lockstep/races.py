@@ -29,7 +29,9 @@ position the last write (the largest write key) and the first read after it
 epoch and op. (The work-item engine may keep two reads of one block and
 interval; later tasks are ordered alike with all reads of one launch, so
 only their op pairs can differ.) Keys too wide for an int64 fall back to
-sorting all accesses.
+sorting all accesses. Elementwise launches (one batch, every access by all
+lanes at the same increasing positions) skip the keys: each position is one
+work-item's, in program order.
 """
 
 from __future__ import annotations
@@ -132,6 +134,9 @@ class Recorder:
         order): (storage, positions accessed, positions written, then per
         write and per read entered, its position, block, work-item, epoch
         and op)."""
+        lanewise = self._plan_lanewise(storage, chunks)
+        if lanewise is not None:
+            return lanewise
         n = chunks[0][7]
         blocks = max(c[8] for c in chunks) + 1
         epochs = max(c[3] for c in chunks) + 1
@@ -165,12 +170,19 @@ class Recorder:
             # sequence number), or else in the same block (blocks are never
             # ordered) with a barrier between the accesses of different
             # work-items.
-            odd_w = (key_w >> sb) != (last >> sb)[pos_w]
+            # (In place where it can: fresh temporaries cost page faults.)
+            diff = last[pos_w]
+            diff ^= key_w
+            diff >>= sb
+            odd_w = diff != 0
             odd_r = None
             if len(pos_r):
                 lr = last[pos_r]
-                odd_r = (lr >= 0) & ((key_r >> sb) != (lr >> sb))
                 after = key_r > lr
+                diff = lr ^ key_r
+                diff >>= sb
+                odd_r = diff != 0
+                odd_r &= lr >= 0
             if odd_w.any() or (odd_r is not None and odd_r.any()):
                 self._check_mixed(m, last, digits, pos_r, key_r, odd_r, pos_w, key_w, odd_w)
         if after is None:
@@ -184,8 +196,8 @@ class Recorder:
         if wrote is not None:
             # A read before a position's last write is at a written position.
             seen |= wrote
-        w_cols = self._decode(w_key, digits)
-        r_cols = self._decode(first[r_at], digits)
+        w_cols = self._decode(w_key, digits, writes)
+        r_cols = self._decode(first[r_at], digits, reads)
         return storage, np.flatnonzero(seen), written, w_at, w_cols, r_at, r_cols
 
     def _keyed(self, chunks: list, digits: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -219,14 +231,54 @@ class Recorder:
             return chunks[0][0], keys[0]
         return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
 
-    def _decode(self, key: np.ndarray, digits: tuple) -> tuple:
-        """(block, work-item, epoch, op index) of each key."""
+    def _plan_lanewise(self, storage: Any, chunks: list) -> tuple | None:
+        """`_plan` where every access is by all lanes of one batch, each lane
+        at its own position, the same in every access (elementwise
+        kernels): each position is one work-item's, so no race among them,
+        and its last write and first read after it are those of program
+        order. None where that does not hold."""
+        c0 = chunks[0]
+        pos = c0[0]
+        if any(c[1] is not None or c[2] != c0[2] or c[9] != c0[9] for c in chunks):
+            return None
+        if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
+            return None
+        if any(c[0] is not pos and not np.array_equal(c[0], pos) for c in chunks[1:]):
+            return None
+        blk, lid = self.lane_table(c0[9], c0[7])
+        blk = blk + c0[2]
+
+        def cols(c: tuple) -> tuple:
+            return (blk, lid, c[3], self.detector.op_index(self.ops[c[5]]))
+
+        none = (_EMPTY, (_EMPTY,) * 4)
+        writes = [c for c in chunks if c[4]]
+        after = chunks
+        written, (w_at, w_cols) = _EMPTY, none
+        if writes:
+            last = max(writes, key=lambda c: c[6])
+            after = [c for c in chunks if c[6] > last[6]]
+            written, w_at, w_cols = pos, pos, cols(last)
+        r_at, r_cols = none
+        if after:
+            r_at, r_cols = pos, cols(min(after, key=lambda c: c[6]))
+        return storage, pos, written, w_at, w_cols, r_at, r_cols
+
+    def _decode(self, key: np.ndarray, digits: tuple, chunks: list) -> tuple:
+        """(block, work-item, epoch, op index) of each key of `chunks`'
+        accesses (scalars where all are alike)."""
         eb, nb, sb = digits
-        seq = key & ((1 << sb) - 1)
+        ops = {c[5] for c in chunks}
+        if len(ops) == 1:
+            op: Any = self.detector.op_index(self.ops[ops.pop()])
+        else:
+            op = self._op_by_seq()[key & ((1 << sb) - 1)]
         rest = key >> sb
         lid = rest & ((1 << nb) - 1)
         rest >>= nb
-        return rest >> eb, lid, rest & ((1 << eb) - 1), self._op_by_seq()[seq]
+        if not eb:
+            return rest, lid, 0, op
+        return rest >> eb, lid, rest & ((1 << eb) - 1), op
 
     def _op_by_seq(self) -> np.ndarray:
         """Per sequence number: the index of its op in the detector's table."""
