@@ -30,6 +30,38 @@ Happens-before:
 Two accesses to one element race when at least one writes and neither
 happens before the other. Each race is reported once per pair of ops, as an
 error at the later access with a note at the earlier one.
+
+The record (`race_shadow.Shadow`, numpy arrays made for the storages GPU
+work touches, on their first access) holds per element the last write and
+*read slots* for the reads since. A read drops the kept reads it makes
+needless, those a later write could race with only if it raced with the new
+read too:
+
+- a read that happens before the new one (another task in the new one's
+  `hb`, a host read of an epoch the task was issued in or after, a task the
+  host observed; the host keeps its latest read): happens-before sets are
+  closed (a task's `hb` holds its dependencies' sets), so a write ordered
+  after the new read is ordered after the old one;
+- reads of the same kernel task, in the engines' order (blocks one after
+  the other, a block's barrier epoch only grows): a read of an earlier
+  block races with every later write of the launch (all in other blocks),
+  so it makes a new read needless; a read of a later interval of the same
+  block makes those of earlier intervals needless; within one interval two
+  reads by different work-items are enough (a write by any work-item of the
+  interval races with one of them).
+
+So a write races with a kept read whenever it races with any read since the
+last write: races are found as with every read kept (the earlier record
+grouped reads by task, block and interval, and kept them all). What changes
+is which pairs of ops are named: a write racing with two reads of which one
+happens before the other is reported with the later read only. The number
+of slots grows to the most reads of one element that none of them makes
+needless (reads by tasks no dependency orders).
+
+The lockstep engine enters a race-free launch's accesses with the bulk API
+(`launch_races`, `enter_launch`) and GPU copies and host range accesses use
+`bulk_access`: numpy operations over all positions at once; the tasks in a
+table's column become a lookup table over the distinct ids present.
 """
 
 from __future__ import annotations
@@ -37,21 +69,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from xgpu.runtime.memref import MemRef, Storage
+from xgpu.runtime.race_shadow import HOST, NONE, Shadow, Table
 
 Access = tuple  # (task | None, block | host epoch, work-item, epoch, op)
-
-
-class Shadow:
-    """The accesses to one buffer: per element, the last write and the reads since."""
-
-    __slots__ = ("storage", "writes", "reads")
-
-    def __init__(self, storage: Storage | None = None):
-        self.storage = storage
-        self.writes: dict[int, Access] = {}
-        #: per element: reads since the last write, grouped (see `access`)
-        self.reads: dict[int, dict[tuple, list[Access]]] = {}
 
 
 class Race:
@@ -77,6 +100,10 @@ class RaceDetector:
         self.all_tasks = 0
         self.races: list[Race] = []
         self._seen: set[tuple[int, int, bool, bool]] = set()
+        #: the shadows' tables name tasks by id and ops by index in `ops`
+        self.tasks: dict[int, Any] = {}
+        self.ops: list[Any] = []
+        self._op_index: dict[int, int] = {}
 
     # -- happens-before ---------------------------------------------------- #
 
@@ -90,6 +117,7 @@ class RaceDetector:
         task.host_epoch = self.host_epoch
         self.host_epoch += 1
         self.all_tasks |= task.bit
+        self.tasks[task.id] = task
 
     def host_observes(self, tasks: Iterable[Any]) -> None:
         """The host waited for `tasks` (blocking gpu.wait, synchronous op)."""
@@ -115,6 +143,38 @@ class RaceDetector:
             return prev[2] == cur[2] or prev[3] != cur[3]
         return bool(pt.bit & ct.hb)
 
+    def before_all(self, tids: np.ndarray, blks: np.ndarray, cur: Any) -> np.ndarray:
+        """Per entry of a table's columns: whether that access happens before
+        every access of `cur` (a task; None: the host). No access counts as
+        ordered, and so does one of `cur` itself (right for a GPU op that is
+        not a kernel; the two work-items of one kernel are `ordered`'s)."""
+        if cur is None:
+            ok = tids < 0
+            hb = self.host_hb
+        else:
+            ok = (tids == NONE) | ((tids == HOST) & (blks <= cur.host_epoch))
+            hb = cur.hb
+        gpu = tids >= 0
+        every = gpu.all()
+        if not every and not gpu.any():
+            return ok
+        ids = tids if every else tids[gpu]
+        lo, hi = int(ids.min()), int(ids.max())
+        if lo == hi:
+            before = np.bool_(self.tasks[lo].bit & hb)
+        else:
+            present = np.zeros(hi - lo + 1, bool)
+            present[ids - lo] = True
+            table = np.zeros(len(present), bool)
+            for i in np.flatnonzero(present).tolist():
+                table[i] = bool(self.tasks[lo + i].bit & hb)
+            before = table[ids - lo]
+        if every:
+            ok[:] = before
+        else:
+            ok[gpu] = before
+        return ok
+
     # -- tracking ---------------------------------------------------------- #
 
     @staticmethod
@@ -126,37 +186,78 @@ class RaceDetector:
             storage.shadow.storage = storage
         return storage.shadow
 
+    def op_index(self, op: Any) -> int:
+        """`op`'s index in the op table (the shadows' `op` column)."""
+        k = self._op_index.get(id(op))
+        if k is None:
+            k = self._op_index[id(op)] = len(self.ops)
+            self.ops.append(op)
+        return k
+
+    def _access_of(self, table: Table, pos: int) -> Access:
+        tid, blk, lid, ep, op = table.get(pos)
+        return (None if tid == HOST else self.tasks[tid], blk, lid, ep, self.ops[op])
+
+    # -- one element (the work-item engine, host loads and stores) --------- #
+
     def access(self, shadow: Shadow, pos: int, write: bool, acc: Access) -> None:
-        last = shadow.writes.get(pos)
-        if last is not None and not self.ordered(last, acc):
-            self._report(shadow, pos, last, True, acc, write)
-        if write:
-            groups = shadow.reads.pop(pos, None)
-            if groups:
-                for group in groups.values():
-                    for r in group:
-                        if not self.ordered(r, acc):
-                            self._report(shadow, pos, r, False, acc, True)
-            shadow.writes[pos] = acc
-            return
-        # Reads since the last write, grouped by (task, block, barrier epoch):
-        # a later write is ordered after all reads of a group or after none,
-        # except for the work-item test inside its own block and epoch, for
-        # which two reads by different work-items are enough. The host keeps
-        # its latest read (the one a GPU write is least likely to follow).
+        if pos >= shadow.size:
+            shadow.ensure(pos + 1)
+        last = shadow.write
+        if last.task.item(pos) != NONE:
+            prev = self._access_of(last, pos)
+            if not self.ordered(prev, acc):
+                self._report(shadow, pos, prev, True, acc, write)
         task = acc[0]
-        key = (None,) if task is None else (task.id, acc[1], acc[3])
-        groups = shadow.reads.get(pos)
-        if groups is None:
-            shadow.reads[pos] = {key: [acc]}
+        tid = HOST if task is None else task.id
+        if write:
+            for table in shadow.reads:
+                if table.task.item(pos) != NONE:
+                    prev = self._access_of(table, pos)
+                    if not self.ordered(prev, acc):
+                        self._report(shadow, pos, prev, False, acc, True)
+                    table.task[pos] = NONE
+            last.put(pos, tid, acc[1], acc[2], acc[3], self.op_index(acc[4]))
             return
-        group = groups.get(key)
-        if group is None:
-            groups[key] = [acc]
-        elif task is None:
-            group[0] = acc
-        elif len(group) == 1 and group[0][2] != acc[2]:
-            group.append(acc)
+        self._keep_read(shadow, pos, tid, acc)
+
+    def _keep_read(self, shadow: Shadow, pos: int, tid: int, acc: Access) -> None:
+        """Enter a read among the element's read slots, dropping those it
+        makes needless (see the module docstring)."""
+        task, blk, lid, ep, _ = acc
+        free = None
+        others = 0  # reads kept of this block and interval, by other work-items
+        for table in shadow.reads:
+            t = table.task.item(pos)
+            if t == NONE:
+                if free is None:
+                    free = table
+                continue
+            if t == tid and t != HOST:
+                if lid < 0 or table.blk.item(pos) != blk:
+                    return  # the same op's read, or one of an earlier block
+                kept_ep = table.ep.item(pos)
+                if kept_ep > ep:
+                    return
+                if kept_ep == ep:
+                    if table.lid.item(pos) == lid:
+                        return
+                    others += 1
+                    continue
+            elif t == HOST:
+                if task is not None and table.blk.item(pos) > task.host_epoch:
+                    continue
+            elif not self.tasks[t].bit & (self.host_hb if task is None else task.hb):
+                continue
+            # The kept read happens before this one.
+            table.task[pos] = NONE
+            if free is None:
+                free = table
+        if others >= 2:
+            return
+        if free is None:
+            free = shadow.add_reads()
+        free.put(pos, tid, blk, lid, ep, self.op_index(acc[4]))
 
     # The three kinds of accessors the runtime calls.
 
@@ -176,10 +277,149 @@ class RaceDetector:
         if shadow is None:
             return
         if positions is None:
-            positions = view_positions(m)
-        acc = (None, self.host_epoch, -1, 0, op) if task is None else (task, -1, -1, 0, op)
-        for pos in positions:
-            self.access(shadow, pos, write, acc)
+            pos = view_positions_array(m)
+        elif isinstance(positions, np.ndarray):
+            pos = positions.astype(np.int64, copy=False)
+        else:
+            pos = np.asarray(list(positions), np.int64)
+        self.bulk_access(shadow, pos, write, task, op)
+
+    # -- many elements at once --------------------------------------------- #
+
+    def bulk_access(self, shadow: Shadow, pos: np.ndarray, write: bool, task: Any, op: Any) -> None:
+        """`access` at each of `pos` in turn, by the host (`task` None) or a
+        GPU op that is not a kernel."""
+        if not len(pos):
+            return
+        ascending = len(pos) < 2 or bool(np.all(pos[1:] > pos[:-1]))
+        if not ascending:
+            _, first = np.unique(pos, return_index=True)
+            if len(first) < len(pos):
+                pos = pos[np.sort(first)]  # the first of each, in order
+        shadow.ensure(int(pos.max()) + 1)
+        blk = self.host_epoch if task is None else -1
+        acc = (task, blk, -1, 0, op)
+        tid = HOST if task is None else task.id
+        ix = _index(pos, ascending)
+        found: list[tuple[int, int, Access, bool]] = []
+        self._unordered(found, shadow.write, pos, ix, task, 0, True)
+        if write:
+            for k, table in enumerate(shadow.reads):
+                self._unordered(found, table, pos, ix, task, k + 1, False)
+                table.task[ix] = NONE
+            shadow.write.put(ix, tid, blk, -1, 0, self.op_index(op))
+        else:
+            self.keep_reads(shadow, pos, task, (blk, -1, 0, self.op_index(op)), ascending)
+        found.sort(key=lambda f: (f[0], f[1]))
+        for i, _rank, prev, prev_write in found:
+            self._report(shadow, int(pos[i]), prev, prev_write, acc, write)
+
+    def _unordered(
+        self,
+        found: list,
+        table: Table,
+        pos: np.ndarray,
+        ix: Any,
+        cur: Any,
+        rank: int,
+        prev_write: bool,
+    ) -> None:
+        """Add to `found` the first entry at `pos` of each op of `table` that
+        does not happen before `cur`: (index in pos, rank, access, write)."""
+        bad = np.flatnonzero(~self.before_all(table.task[ix], table.blk[ix], cur))
+        if not len(bad):
+            return
+        _, first = np.unique(table.op[pos[bad]], return_index=True)
+        for i in bad[first].tolist():
+            found.append((i, rank, self._access_of(table, int(pos[i])), prev_write))
+
+    def keep_reads(
+        self, shadow: Shadow, pos: np.ndarray, task: Any, cols: tuple, ascending: bool = False
+    ) -> None:
+        """Enter reads by `task` (None: the host) at the distinct positions
+        `pos` (`cols`: block, work-item, epoch and op index, each a scalar
+        or one per position), for a task whose reads the shadow holds none of
+        or whose reads are all alike (not a kernel); `ascending`: `pos` is in
+        increasing order."""
+        tid = HOST if task is None else task.id
+        keep = None
+        ix = _index(pos, ascending)
+        for table in shadow.reads:
+            tids = table.task[ix]
+            old = self.before_all(tids, table.blk[ix], task) & (tids != NONE)
+            if tid >= 0:
+                same = tids == tid
+                keep = ~same if keep is None else keep & ~same
+                old &= ~same
+            if old.all():
+                table.task[ix] = NONE
+            elif old.any():
+                table.task[pos[old]] = NONE
+        if keep is not None and not keep.all():
+            sel = np.flatnonzero(keep)
+            pos = pos[sel]
+            ix = pos
+            cols = tuple(c[sel] if isinstance(c, np.ndarray) else c for c in cols)
+        for table in shadow.reads:
+            if not len(pos):
+                return
+            free = table.task[ix] == NONE
+            if free.all():
+                table.put(ix, tid, *cols)
+                return
+            if free.any():
+                table.put(
+                    pos[free], tid, *(c[free] if isinstance(c, np.ndarray) else c for c in cols)
+                )
+                rest = ~free
+                pos = pos[rest]
+                ix = pos
+                cols = tuple(c[rest] if isinstance(c, np.ndarray) else c for c in cols)
+        if len(pos):
+            shadow.add_reads().put(ix, tid, *cols)
+
+    def launch_races(self, shadow: Shadow, task: Any, pos: np.ndarray, written: np.ndarray) -> bool:
+        """Whether a launch of `task` that accesses the positions `pos` and
+        writes `written` among them (each distinct, in increasing order) races with the accesses the
+        shadow holds (earlier tasks, the host)."""
+        if not len(pos):
+            return False
+        shadow.ensure(int(pos.max()) + 1)
+        last = shadow.write
+        ix = _index(pos, True)
+        if not self.before_all(last.task[ix], last.blk[ix], task).all():
+            return True
+        if len(written):
+            ix = _index(written, True)
+            for table in shadow.reads:
+                if not self.before_all(table.task[ix], table.blk[ix], task).all():
+                    return True
+        return False
+
+    def enter_launch(
+        self,
+        shadow: Shadow,
+        task: Any,
+        wpos: np.ndarray,
+        wcols: tuple,
+        rpos: np.ndarray,
+        rcols: tuple,
+    ) -> None:
+        """Enter a race-free launch of `task`: at the positions `wpos` its
+        last writes, then at `rpos` its first reads after them (each distinct,
+        in increasing order; `wcols`, `rcols`: block, work-item, epoch and op
+        index arrays)."""
+        top = max(int(wpos.max()) if len(wpos) else -1, int(rpos.max()) if len(rpos) else -1)
+        if top < 0:
+            return
+        shadow.ensure(top + 1)
+        if len(wpos):
+            ix = _index(wpos, True)
+            shadow.write.put(ix, task.id, *wcols)
+            for table in shadow.reads:
+                table.task[ix] = NONE
+        if len(rpos):
+            self.keep_reads(shadow, rpos, task, rcols, True)
 
     # -- reports ----------------------------------------------------------- #
 
@@ -198,6 +438,28 @@ class RaceDetector:
         )
         note = f"the other access: {_describe(prev)} {_verb(prev, prev_write, False)} {elem}"
         self.races.append(Race(cur[4], message, prev[4], note, cur[0], prev[0]))
+
+
+def _index(pos: np.ndarray, ascending: bool = False) -> Any:
+    """`pos` as a slice where it is a run of consecutive positions (numpy
+    reads and writes those faster), else `pos`. `ascending`: the positions
+    are known to be distinct and in increasing order."""
+    first = int(pos[0])
+    if int(pos[-1]) - first != len(pos) - 1:
+        return pos
+    if ascending or len(pos) < 2 or np.all(pos[1:] - pos[:-1] == 1):
+        return slice(first, first + len(pos))
+    return pos
+
+
+def view_positions_array(m: MemRef) -> np.ndarray:
+    """`view_positions` as an int64 array."""
+    if any(s == 0 for s in m.sizes):
+        return np.zeros(0, np.int64)
+    pos = np.array([m.offset], np.int64)
+    for size, stride in zip(m.sizes, m.strides):
+        pos = (pos[:, None] + np.arange(size, dtype=np.int64) * stride).ravel()
+    return pos
 
 
 def view_positions(m: MemRef) -> list[int]:

@@ -52,7 +52,12 @@ from xgpu.runtime.memref import (
     row_major_strides,
     zeros,
 )
-from xgpu.runtime.races import RaceDetector, element_name, view_positions
+from xgpu.runtime.races import (
+    RaceDetector,
+    element_name,
+    view_positions,
+    view_positions_array,
+)
 
 SCHEDULES = ("program-order", "random")
 
@@ -362,26 +367,22 @@ class SimRuntime:
         def run() -> None:
             sdata = self._data(src, op, "gpu.memcpy", False)
             ddata = self._data(dst, op, "gpu.memcpy", True)
-            spos = view_positions(src)
-            dpos = view_positions(dst)
+            spos = view_positions_array(src)
+            dpos = view_positions_array(dst)
             sinit = src.storage.init
-            if sinit is not None:
-                for k, p in enumerate(spos):
-                    if not sinit[p]:
-                        raise OpFailure(
-                            op,
-                            f"gpu.memcpy reads never-written memory {_element(src, k)}",
-                        )
+            if sinit is not None and len(spos):
+                never = np.flatnonzero(np.frombuffer(sinit, np.uint8)[spos] == 0)
+                if len(never):
+                    raise OpFailure(
+                        op,
+                        f"gpu.memcpy reads never-written memory {_element(src, int(never[0]))}",
+                    )
             if self.races is not None:
                 self.races.range_access(src, False, task, op, spos)
                 self.races.range_access(dst, True, task, op, dpos)
-            if spos:
-                values = sdata[np.asarray(spos, dtype=np.int64)]
-                ddata[np.asarray(dpos, dtype=np.int64)] = values.view(ddata.dtype)
-                dinit = dst.storage.init
-                if dinit is not None:
-                    for p in dpos:
-                        dinit[p] = 1
+            if len(spos):
+                ddata[dpos] = sdata[spos].view(ddata.dtype)
+                _mark_written(dst, dpos)
 
         task.run = run
         return self.submit(task, is_async)
@@ -392,15 +393,12 @@ class SimRuntime:
 
         def run() -> None:
             ddata = self._data(dst, op, "gpu.memset", True)
-            dpos = view_positions(dst)
+            dpos = view_positions_array(dst)
             if self.races is not None:
                 self.races.range_access(dst, True, task, op, dpos)
-            if dpos:
-                ddata[np.asarray(dpos, dtype=np.int64)] = value
-                dinit = dst.storage.init
-                if dinit is not None:
-                    for p in dpos:
-                        dinit[p] = 1
+            if len(dpos):
+                ddata[dpos] = value
+                _mark_written(dst, dpos)
 
         task.run = run
         return self.submit(task, is_async)
@@ -439,6 +437,13 @@ class _SharedHost:
 
 
 _label = allocation_label
+
+
+def _mark_written(m: MemRef, pos: np.ndarray) -> None:
+    """Mark the elements at `pos` of `m`'s storage as written."""
+    init = m.storage.init
+    if init is not None:
+        np.frombuffer(init, np.uint8)[pos] = 1
 
 
 def _element(m: MemRef, k: int) -> str:
