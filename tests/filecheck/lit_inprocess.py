@@ -13,7 +13,11 @@ its own stdin/stdout/stderr (the pipes and files lit gives it), working
 folder, environment and `sys.argv`, no other file descriptors, SIGINT's
 default handler; it runs the tool's `main` and ends with its exit status
 (SystemExit as Python reports it; an uncaught exception prints its traceback
-and gives 1). Any other command is started by `subprocess` as before.
+and gives 1). Any other command is started by `subprocess` as before. What
+a child cannot see is a change of the modules themselves: it runs the xgpu
+the worker imported (a RUN line that sets PYTHONPATH to other sources gets
+a real process only with XGPU_LIT_INPROCESS=0). A worker that has started
+OpenCL or has other threads is not forked (real processes then).
 
 Off with XGPU_LIT_INPROCESS=0 (every tool then a real process; the CLI
 tests in tests/unit/test_cli_*.py run real processes either way).
