@@ -80,6 +80,10 @@ _SYMBOL_INDEX: dict[Operation, dict[str, Operation]] | None = None
 # Under this key of the index: the launches (container module, kernel, operand
 # types) already found valid.
 _VALID_LAUNCHES = object()
+# Under this key: the ids of the launches whose kernel symbol the container
+# module's check (`verify_container_module_kernels`) found valid, which their
+# own verifier need not check again.
+_CHECKED_LAUNCHES = object()
 
 
 @contextmanager
@@ -231,6 +235,25 @@ def _closest_module(op: Operation) -> ModuleOp | None:
     return parent
 
 
+_GROUPS_MEMO = "_xgpu_operand_groups"
+
+
+def _slice_groups(
+    sizes: Attribute | None, operands: Sequence[SSAValue]
+) -> list[Sequence[SSAValue]] | None:
+    if not isinstance(sizes, DenseArrayBase):
+        return None
+    counts = sizes.get_values()
+    if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
+        return None
+    groups: list[Sequence[SSAValue]] = []
+    start = 0
+    for count in counts:
+        groups.append(tuple(operands[start : start + count]))  # type: ignore[operator]
+        start += count  # type: ignore[operator]
+    return groups
+
+
 # ---------------------------------------------------------------------------
 # The op
 # ---------------------------------------------------------------------------
@@ -304,19 +327,15 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
     def _operand_groups(self) -> list[Sequence[SSAValue]] | None:
         """The 13 operand groups, sliced once from `operandSegmentSizes` (each
         named accessor would unpack them again); None if the sizes are
-        malformed."""
+        malformed. The groups are kept until the operands or the sizes change
+        (both are replaced, never mutated, when they do)."""
         sizes = self.properties.get("operandSegmentSizes")
-        if not isinstance(sizes, DenseArrayBase):
-            return None
-        counts = sizes.get_values()
-        operands = tuple(self.operands)
-        if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
-            return None
-        groups: list[Sequence[SSAValue]] = []
-        start = 0
-        for count in counts:
-            groups.append(operands[start : start + count])  # type: ignore[operator]
-            start += count  # type: ignore[operator]
+        operands = self._operands  # pyright: ignore[reportPrivateUsage]
+        memo = self.__dict__.get(_GROUPS_MEMO)
+        if memo is not None and memo[0] is operands and memo[1] is sizes:
+            return memo[2]
+        groups = _slice_groups(sizes, operands)
+        self.__dict__[_GROUPS_MEMO] = (operands, sizes, groups)
         return groups
 
     def _dim3(self, first: int) -> tuple[SSAValue | None, ...]:
@@ -548,6 +567,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
     def verify_kernel_symbol(self) -> None:
         """MLIR's `gpu.container_module` check: done only for launches whose
         grandparent is the container module (a launch in a function of it)."""
+        if _SYMBOL_INDEX is not None and id(self) in _SYMBOL_INDEX.get(_CHECKED_LAUNCHES, ()):  # type: ignore[call-overload]
+            return
         parent = self.parent_op()
         module = parent.parent_op() if parent is not None else None
         if not isinstance(module, ModuleOp) or not isinstance(
@@ -612,6 +633,9 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
     the module (a launch of a kernel in a plain `module` reports the bad kernel
     module before the misplaced `gpu.func` in it). Launches without a symbol
     `kernel`, or too malformed to read, are left to their own verifier."""
+    checked: set[int] | None = None
+    if _SYMBOL_INDEX is not None:
+        checked = _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,arg-type]
     for op in module.walk():
         if not isinstance(op, LaunchFuncOp) or not isinstance(
             op.properties.get("kernel"), SymbolRefAttr
@@ -629,6 +653,8 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
             raise OpDiagnostic(str(exc), op=op) from None
         except Exception:
             continue
+        if checked is not None:
+            checked.add(id(op))
 
 
 OPS: list[type] = [LaunchFuncOp]
