@@ -58,6 +58,7 @@ from xgpu.dialects.gpu.async_interface import (
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
+from xgpu.ir.fast_print import value_names
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
 
@@ -495,6 +496,26 @@ def _parse_wait(cls: type[WaitOp], parser: Parser) -> WaitOp:
 
 
 WaitOp.parse = classmethod(_parse_wait)  # type: ignore[method-assign,assignment]
+
+_format_print_wait = WaitOp.print
+
+
+def _print_wait(self: WaitOp, printer: Printer) -> None:
+    """The declarative format's text as one string for a wait without
+    attributes whose tokens the printer has named."""
+    deps = None if self.attributes else value_names(printer, self.operands)
+    if deps is None or type(self) is not WaitOp:
+        _format_print_wait(self, printer)
+        return
+    is_async = bool(self.results)
+    if deps:
+        joined = ", ".join(deps)
+        printer.print_string(f" async [{joined}]" if is_async else f" [{joined}]")
+    else:
+        printer.print_string(" async" if is_async else " ")
+
+
+WaitOp.print = _print_wait  # type: ignore[method-assign]
 
 
 OPS: list[type] = [

@@ -50,6 +50,7 @@ from xgpu.dialects.gpu.async_interface import (
     print_async_dependencies,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
+from xgpu.ir.fast_print import attribute_text, value_names
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
@@ -487,7 +488,44 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             attributes=dict(sorted(attrs.items())),
         )
 
+    def _fast_text(self, printer: Printer) -> str | None:
+        """The syntax of a launch without clusters, dynamic shared memory, an
+        async object or attributes, with `index` sizes and operands the
+        printer has named: one string (None for any other launch)."""
+        groups = self._operand_groups()
+        if groups is None or self.attributes or any(groups[7:11]) or groups[12]:
+            return None
+        dims = groups[1:7]
+        if any(len(d) != 1 or d[0].type != _INDEX for d in dims):
+            return None
+        deps = value_names(printer, groups[0])
+        sizes = value_names(printer, (d[0] for d in dims))
+        args = value_names(printer, groups[11])
+        kernel = attribute_text(printer, self.kernel)
+        if deps is None or sizes is None or args is None or kernel is None:
+            return None
+        arg_texts: list[str] = []
+        for name, value in zip(args, groups[11]):
+            if (type_text := attribute_text(printer, value.type)) is None:
+                return None
+            arg_texts.append(f"{name} : {type_text}")
+        is_async = bool(self.results)
+        parts = [" async" if is_async else " "]
+        if deps:
+            parts.append(" [" if is_async else "[")
+            parts.append(", ".join(deps))
+            parts.append("]")
+        parts.append(f" {kernel} blocks in ({', '.join(sizes[:3])})")
+        parts.append(f" threads in ({', '.join(sizes[3:])})  ")
+        if arg_texts:
+            parts.append(f"args({', '.join(arg_texts)})")
+        return "".join(parts)
+
     def print(self, printer: Printer) -> None:
+        if (text := self._fast_text(printer)) is not None:
+            printer.print_string(text)
+            return
+
         def print_dim3(keyword: str, values: Sequence[SSAValue | None]) -> None:
             printer.print_string(f" {keyword} in (")
             # A value may be missing only in IR that does not verify; print
