@@ -111,3 +111,49 @@ def test_a_list_after_a_comment_takes_the_general_path(monkeypatch):
     module = parse(HEAD + "  %t = gpu.wait async // c\n  [%a]\n" + TAIL)
     (wait,) = [op for op in module.walk() if op.name == "gpu.wait"]
     assert len(wait.operands) == 1
+
+
+# gpu.launch_func reads its dependencies the same way, then its common form.
+LAUNCH_HEAD = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%b: memref<?xf32>, %n: index) kernel {
+      gpu.return
+    }
+  }
+  func.func @main(%b: memref<?xf32>, %n: index, %a: !gpu.async.token, %i: i32) {
+"""
+LAUNCH_TAIL = "    func.return\n  }\n}\n"
+GRID = "blocks in (%n, %n, %n) threads in (%n, %n, %n)"
+LAUNCHES = [
+    f"    %l = gpu.launch_func async [%a] @k::@f {GRID} args(%b : memref<?xf32>, %n : index)\n",
+    f"    %l = gpu.launch_func async @k::@f {GRID} args(%b : memref<?xf32>, %n : index)\n",
+    f"    gpu.launch_func [%a, %a] @k::@f {GRID} args(%b : memref<?xf32>, %n : index)\n",
+    f"    gpu.launch_func @k::@f {GRID} args(%b : memref<?xf32>, %n : index) {{x = 1}}\n",
+    f"    %l = gpu.launch_func async // c\n  [%a] @k::@f {GRID} args(%b : memref<?xf32>, %n : index)\n",
+    f"    %l = gpu.launch_func async [%a] <%a : !gpu.async.token> @k::@f {GRID}\n",
+    f"    %l = gpu.launch_func async [%nope] @k::@f {GRID} args(%b : memref<?xf32>, %n : index)\n",
+    f"    %l = gpu.launch_func async [%n] @k::@f {GRID} args(%b : memref<?xf32>, %n : index)\n",
+    f"    %l = gpu.launch_func async [%a] @k::@f {GRID} args(%b : memref<?xf32>, %i : index)\n",
+    f"    %l = gpu.launch_func async [%a] @k::@f {GRID} args(%b : memref<?xf32>)\n",
+    f"    %l = gpu.launch_func async [%a] @k::@nope {GRID}\n",
+    f"    %l = gpu.launch_func async [%a] @k::@f {GRID} args(%b : memref<?xf32>, %n : index\n",
+    "    %l = gpu.launch_func async [%a] @k::@f blocks in (%n, %n) threads in (%n, %n, %n)\n",
+    f"    %l = gpu.launch_func async [%a,] @k::@f {GRID}\n",
+    f"    %l = gpu.launch_func async [%a] [%a] @k::@f {GRID}\n",
+]
+
+
+@pytest.mark.parametrize("body", LAUNCHES)
+@pytest.mark.parametrize("args", [(), ("--mlir-style",), ("--mlir-print-op-generic",)])
+def test_launch_same_output_and_diagnostics_as_the_general_parser(
+    xgpu_opt, monkeypatch, body, args
+):
+    from xgpu.dialects.gpu import launch_func
+
+    text = LAUNCH_HEAD + body + LAUNCH_TAIL
+    fast = _run(xgpu_opt, text, *args)
+    monkeypatch.setattr(launch_func, "parse_defined_async_dependencies", lambda parser: None)
+    monkeypatch.setattr(launch_func, "_parse_common_form", lambda parser: None)
+    general = _run(xgpu_opt, text, *args)
+    assert fast == general
+    assert "Traceback" not in fast[2]

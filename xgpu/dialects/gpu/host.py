@@ -3,7 +3,6 @@ host_unregister and set_default_device."""
 
 from __future__ import annotations
 
-import re
 from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar, cast
@@ -49,12 +48,12 @@ from xdsl.traits import (
     MemoryWriteEffect,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xgpu.dialects.gpu.async_interface import (
     AsyncDependencies,
     AsyncOpInterface,
     async_token_types,
+    parse_defined_async_dependencies,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
@@ -433,49 +432,13 @@ class SetDefaultDeviceOp(IRDLOperation):
 
 # A host program has a `gpu.wait async [%t]` after nearly every launch; xDSL's
 # declarative-format parser takes longer for it than for a whole launch line.
-# `async` and `[%a, %b, ...]` are read here with one regular expression when
-# every value named is already defined as a single `!gpu.async.token`; the
+# `async` and `[%a, %b, ...]` are read at once when every value named is
+# already defined as a token (`parse_defined_async_dependencies`); the
 # attribute dictionary is then parsed, and the op built, as the declarative
-# path does. Anything else (a forward reference, `%x#1`, a wrongly typed
-# value, comments or unusual spacing inside, a malformed list) is left to the
-# declarative path, which parses or reports it.
-_WAIT_VALUE = r"%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
-_WAIT_PREFIX = re.compile(
-    r"(async(?![a-zA-Z0-9_$.]))?[ \t\r\n]*"
-    rf"(\[[ \t\r\n]*({_WAIT_VALUE}(?:[ \t\r\n]*,[ \t\r\n]*{_WAIT_VALUE})*)[ \t\r\n]*\])?"
-)
-_WAIT_NAMES = re.compile(_WAIT_VALUE)
+# path does. Anything else is left to the declarative path, which parses or
+# reports it.
 _format_parse_wait = WaitOp.parse
-_TOKEN = AsyncTokenType()
-
-
-def _wait_fast_path(parser: Parser) -> tuple[bool, list[SSAValue]] | None:
-    """`(async)? ([%deps])?` of a gpu.wait when it can be read without the
-    general path; the parser is then after it. None (nothing consumed) if not."""
-    start = parser.pos
-    match = _WAIT_PREFIX.match(parser.lexer.input.content, start)
-    if match is None:
-        return None
-    is_async = match.group(1) is not None
-    names = match.group(3)
-    if names is None and not is_async:
-        return None
-    deps: list[SSAValue] = []
-    if names is not None:
-        defined = parser.ssa_values
-        for name in _WAIT_NAMES.findall(names):
-            values = defined.get(name[1:])
-            if not values or values[0].type != _TOKEN:
-                return None
-            deps.append(values[0])
-    end = match.end(2) if names is not None else match.end(1)
-    parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
-    # `async` followed by a list the pattern did not read (after a comment,
-    # say): the general path reads it.
-    if names is None and parser._current_token.kind is MLIRTokenKind.L_SQUARE:  # pyright: ignore
-        parser._resume_from(start)  # pyright: ignore[reportPrivateUsage]
-        return None
-    return is_async, deps
+_wait_fast_path = parse_defined_async_dependencies
 
 
 def _parse_wait(cls: type[WaitOp], parser: Parser) -> WaitOp:
@@ -485,13 +448,10 @@ def _parse_wait(cls: type[WaitOp], parser: Parser) -> WaitOp:
     is_async, deps = fast
     # What the format's `attr-dict` and the op's construction then do.
     attributes = parser.parse_optional_attr_dict()
-    return cls.build(
-        result_types=(async_token_types(is_async),),
-        operands=(deps,),
-        attributes=attributes,
-        properties={},
-        regions=[],
-        successors=[],
+    # (The op has no properties, regions or successors, and one operand and
+    # one result definition: `build` would pass these to `create`.)
+    return cls.create(
+        operands=deps, result_types=async_token_types(is_async), attributes=attributes
     )
 
 

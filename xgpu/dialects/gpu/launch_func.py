@@ -41,12 +41,14 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import CallableOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.gpu.async_interface import (
     AsyncOpInterface,
     async_token_types,
     parse_async_dependencies,
+    parse_defined_async_dependencies,
     print_async_dependencies,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
@@ -129,6 +131,7 @@ _OP_END = re.compile(r"[ \t]*(?:\{|\r?\n|$)")
 _SIMPLE_TYPES: dict[tuple[int, str], Attribute] = {}
 _KERNEL_REFS: dict[tuple[str, str | None], SymbolRefAttr] = {}
 _INDEX = IndexType()
+_LESS = MLIRTokenKind.LESS
 _TOKEN = AsyncTokenType()
 
 
@@ -388,6 +391,15 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             if parser.parse_optional_keyword(k) is None:
                 parser.raise_error(f"custom op '{cls.name}' expected '{k}'")
 
+        # The common form, its dependencies defined tokens, is read at once;
+        # any other launch is read (or reported) from the start by the code below.
+        start = parser.pos
+        if (fast := parse_defined_async_dependencies(parser)) is not None:
+            if parser._current_token.kind is not _LESS:  # pyright: ignore[reportPrivateUsage]
+                if (common := _parse_common_form(parser)) is not None:
+                    return cls._from_common_form(parser, fast[0], fast[1], *common)
+            parser._resume_from(start)  # pyright: ignore[reportPrivateUsage]
+
         is_async, deps = parse_async_dependencies(parser)
 
         async_object: tuple[UnresolvedOperand, Attribute] | None = None
@@ -400,20 +412,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
 
         token = _TOKEN
         if async_object is None and (common := _parse_common_form(parser)) is not None:
-            kernel, grid_values, block_values, arg_values = common
-            attrs = parser.parse_optional_attr_dict()
-            attrs.pop("operandSegmentSizes", None)
-            if isinstance(attrs.get("kernel"), SymbolRefAttr):
-                kernel = attrs.pop("kernel")
-            return cls(
-                kernel,  # type: ignore[arg-type]
-                grid_values,
-                block_values,
-                args=arg_values,
-                deps=[parser.resolve_operand(v, token) for v in deps],
-                is_async=is_async,
-                attributes=dict(sorted(attrs.items())),
-            )
+            resolved = [parser.resolve_operand(v, token) for v in deps]
+            return cls._from_common_form(parser, is_async, resolved, *common)
 
         pos = parser.pos
         kernel = parser.parse_attribute()
@@ -520,6 +520,32 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         if arg_texts:
             parts.append(f"args({', '.join(arg_texts)})")
         return "".join(parts)
+
+    @classmethod
+    def _from_common_form(
+        cls,
+        parser: Parser,
+        is_async: bool,
+        deps: list[SSAValue],
+        kernel: SymbolRefAttr,
+        grid: list[SSAValue],
+        block: list[SSAValue],
+        args: list[SSAValue],
+    ) -> LaunchFuncOp:
+        """The launch read by `_parse_common_form`, with its attribute dictionary."""
+        attrs = parser.parse_optional_attr_dict()
+        attrs.pop("operandSegmentSizes", None)
+        if isinstance(attrs.get("kernel"), SymbolRefAttr):
+            kernel = attrs.pop("kernel")
+        return cls(
+            kernel,
+            grid,
+            block,
+            args=args,
+            deps=deps,
+            is_async=is_async,
+            attributes=dict(sorted(attrs.items())),
+        )
 
     def print(self, printer: Printer) -> None:
         if (text := self._fast_text(printer)) is not None:
