@@ -37,6 +37,7 @@ from xgpu.ir.core_verifiers import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
 from xgpu.ir.nesting import MAX_NESTING, nesting_error
+from xgpu.ir.speedups import gc_paused
 from xgpu.ir.splats import SplatParser
 
 
@@ -131,6 +132,10 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         self._written_properties: list[dict[str, Attribute] | None] = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        with gc_paused():
+            return self._parse_module(allow_implicit_module)
+
+    def _parse_module(self, allow_implicit_module: bool) -> ModuleOp:
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
         if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
             module = ModuleOp([])

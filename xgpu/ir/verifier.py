@@ -30,6 +30,7 @@ from xgpu.dialects.gpu.launch_func import indexed_symbol_tables
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
+from xgpu.ir.speedups import gc_paused
 from xgpu.ir.upstream_verifiers import count_error, verify_op, verify_regions
 
 
@@ -292,12 +293,12 @@ def verify_ir(root: Operation) -> Diagnostic | None:
     """Verify `root` and every op nested in it, in MLIR's order, then the
     dominance of every use; return the first failure as a Diagnostic."""
     try:
-        with deferring_region_checks(), indexed_symbol_tables():
+        with gc_paused(), deferring_region_checks(), indexed_symbol_tables():
             _verify_tree(root)
-        info = DominanceInfo()
-        for op in root.walk():
-            if op.operands:
-                _checked(op, lambda op=op: verify_dominance(op, info))
+            info = DominanceInfo()
+            for op in root.walk():
+                if op.operands:
+                    _checked(op, lambda op=op: verify_dominance(op, info))
     except _Failed as failed:
         return failed.diag
     return None
