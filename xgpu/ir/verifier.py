@@ -115,6 +115,34 @@ def _verify_ods_structure(op: Operation) -> None:
         ("gpu.", "async.", "index.", "memref.")
     ):
         return
+    # The checks depend only on these, which repeat from op to op of a host
+    # program: a structure found valid once is valid again.
+    try:
+        key = (
+            type(op),
+            len(op.regions),
+            len(op.results),
+            len(op.operands),
+            op.properties.get(_SEGMENTS),
+            op.attributes.get(_SEGMENTS),
+            tuple(op.properties),
+            tuple(op.attributes),
+        )
+        if key in _VALID_ODS_STRUCTURES:
+            return
+    except TypeError:  # an unhashable attribute
+        key = None
+    _check_ods_structure(op)
+    if key is not None:
+        if len(_VALID_ODS_STRUCTURES) >= 4096:
+            _VALID_ODS_STRUCTURES.clear()
+        _VALID_ODS_STRUCTURES.add(key)
+
+
+_VALID_ODS_STRUCTURES: set[tuple[object, ...]] = set()
+
+
+def _check_ods_structure(op: IRDLOperation) -> None:
     shape = _ods_shape(type(op))
     for what, required, variadic, found in (
         ("region", *shape.regions, len(op.regions)),
