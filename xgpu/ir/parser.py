@@ -14,7 +14,15 @@ from collections.abc import Callable
 from contextlib import contextmanager
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnknownLoc, UnregisteredOp, i32
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    UnknownLoc,
+    UnregisteredOp,
+    i32,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
 from xdsl.parser.core import ForwardDeclaredValue
@@ -37,6 +45,7 @@ from xgpu.ir.enum_properties import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.locations import LocationParser
 from xgpu.ir.nesting import MAX_NESTING, nesting_error
+from xgpu.ir.speedups import gc_paused
 from xgpu.ir.splats import SplatParser
 
 
@@ -107,6 +116,20 @@ _SIMPLE_TYPE = re.compile(
 _ARGUMENT_END = (MLIRTokenKind.COMMA, MLIRTokenKind.R_PAREN)
 _SIMPLE_SYMBOL_REF = re.compile(r"@[a-zA-Z_][\w$.]*(?:::@[a-zA-Z_][\w$.]*)*(?![\w$.:])")
 _L_BRACE = MLIRTokenKind.L_BRACE
+_PERCENT = MLIRTokenKind.PERCENT_IDENT
+# A result list of one value: the name (the whole `%...` token) then `=`.
+_SINGLE_RESULT = re.compile(r"(%[^\s=:,]+)[ \t]*=")
+_new_location = object.__new__
+
+
+def _int_attr(value: int) -> Attribute:
+    attr = _INT_ATTRS.get(value)
+    if attr is None:
+        attr = _INT_ATTRS[value] = IntAttr(value)
+    return attr
+
+
+_INT_ATTRS: dict[int, IntAttr] = {}
 
 
 class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimitsParser):
@@ -126,11 +149,16 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         self._location_end = -1
         self._attribute_span = (-1, -1)
         self._top_op: Operation | None = None
+        self._file_attr: Attribute | None = None
         self._region_depth = 0
         # The `<{...}>` of each generic op being parsed, as written.
         self._written_properties: list[dict[str, Attribute] | None] = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        with gc_paused():
+            return self._parse_module(allow_implicit_module)
+
+    def _parse_module(self, allow_implicit_module: bool) -> ModuleOp:
         # mlir-opt accepts an input (or split chunk) with no op: an empty module.
         if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
             module = ModuleOp([])
@@ -183,8 +211,31 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         location = diagnostics.make_location_attr(self._file, line + self._line_offset, col)
         return located_argument(arg, location)
 
+    def _op_location(self, line: int, col: int) -> Attribute:
+        """`loc("file":line:col)`, as `diagnostics.make_location_attr` makes it,
+        built without checking its parameters again (a string and two
+        integers, made right here): every op of the input gets one."""
+        filename = self._file_attr
+        if filename is None:
+            filename = self._file_attr = diagnostics.make_location_attr(self._file, 1, 1).filename
+        loc = _new_location(FileLineColLoc)
+        object.__setattr__(loc, "filename", filename)
+        object.__setattr__(loc, "line", _int_attr(line))
+        object.__setattr__(loc, "column", _int_attr(col))
+        return loc
+
     def _parse_op_result_list(self):
-        results = super()._parse_op_result_list()
+        token = self._current_token
+        match = None
+        if token.kind is _PERCENT:
+            match = _SINGLE_RESULT.match(self.lexer.input.content, token.span.start)
+        if match is not None and match.end(1) == token.span.end:
+            # `%name =`, by far the most common: xDSL's general code would read
+            # the same, a one-value result list.
+            self._resume_from(match.end())
+            results = [(token.span, 1)]
+        else:
+            results = super()._parse_op_result_list()
         self._name_positions.append((self._current_token.span.start, len(results)))
         return results
 
@@ -326,9 +377,7 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
             explicit = self._location_end == self._current_token.span.start
             if isinstance(op.location, UnknownLoc) and not explicit:
                 line, col = self._index.line_col(pos)
-                op.location = diagnostics.make_location_attr(
-                    self._file, line + self._line_offset, col
-                )
+                op.location = self._op_location(line + self._line_offset, col)
             if op.regions:
                 locate_implicit_terminators(op)
         return op

@@ -40,6 +40,7 @@ from xdsl.targets.mlir import MLIRTarget
 
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir.affine_text import affine_map_text, affine_set_text
+from xgpu.ir.speedups import gc_paused
 
 
 def _uses_affine_maps(root: Operation) -> bool:
@@ -354,7 +355,8 @@ class XGpuMLIRTarget(MLIRTarget):
             print_properties_as_attributes=self.print_properties_as_attributes,
             print_debuginfo=self.print_debuginfo,
         )
-        printer.print_top_level(module)
+        with gc_paused():
+            printer.print_top_level(module)
         printer.print_metadata(ctx.loaded_dialects)
         print("\n", file=output)
 

@@ -30,6 +30,7 @@ from xgpu.dialects.gpu.launch_func import indexed_symbol_tables
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
+from xgpu.ir.speedups import gc_paused
 from xgpu.ir.upstream_verifiers import count_error, verify_op, verify_regions
 
 
@@ -114,6 +115,34 @@ def _verify_ods_structure(op: Operation) -> None:
         ("gpu.", "async.", "index.", "memref.")
     ):
         return
+    # The checks depend only on these, which repeat from op to op of a host
+    # program: a structure found valid once is valid again.
+    try:
+        key = (
+            type(op),
+            len(op.regions),
+            len(op.results),
+            len(op.operands),
+            op.properties.get(_SEGMENTS),
+            op.attributes.get(_SEGMENTS),
+            tuple(op.properties),
+            tuple(op.attributes),
+        )
+        if key in _VALID_ODS_STRUCTURES:
+            return
+    except TypeError:  # an unhashable attribute
+        key = None
+    _check_ods_structure(op)
+    if key is not None:
+        if len(_VALID_ODS_STRUCTURES) >= 4096:
+            _VALID_ODS_STRUCTURES.clear()
+        _VALID_ODS_STRUCTURES.add(key)
+
+
+_VALID_ODS_STRUCTURES: set[tuple[object, ...]] = set()
+
+
+def _check_ods_structure(op: IRDLOperation) -> None:
     shape = _ods_shape(type(op))
     for what, required, variadic, found in (
         ("region", *shape.regions, len(op.regions)),
@@ -292,12 +321,12 @@ def verify_ir(root: Operation) -> Diagnostic | None:
     """Verify `root` and every op nested in it, in MLIR's order, then the
     dominance of every use; return the first failure as a Diagnostic."""
     try:
-        with deferring_region_checks(), indexed_symbol_tables():
+        with gc_paused(), deferring_region_checks(), indexed_symbol_tables():
             _verify_tree(root)
-        info = DominanceInfo()
-        for op in root.walk():
-            if op.operands:
-                _checked(op, lambda op=op: verify_dominance(op, info))
+            info = DominanceInfo()
+            for op in root.walk():
+                if op.operands:
+                    _checked(op, lambda op=op: verify_dominance(op, info))
     except _Failed as failed:
         return failed.diag
     return None

@@ -34,6 +34,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.worklist import Worklist
 
+from xgpu.ir.speedups import gc_paused
 from xgpu.transforms.constants import ConstantFolder, constant_value, materialize_constant
 from xgpu.transforms.effects import is_trivially_dead
 from xgpu.transforms.region_simplify import simplify_regions
@@ -141,6 +142,10 @@ class GreedyDriver:
 
     def simplify(self, region: Region) -> bool:
         """Rewrite `region` to a fixpoint; True if it converged."""
+        with gc_paused():
+            return self._simplify(region)
+
+    def _simplify(self, region: Region) -> bool:
         self.scope = region
         for _ in range(self.config.max_iterations):
             self.worklist = Worklist()

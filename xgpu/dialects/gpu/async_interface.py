@@ -11,6 +11,7 @@ The syntax is MLIR's `custom<AsyncDependencies>`: `(async)? ([%deps])?`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, i32
@@ -26,6 +27,7 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xgpu.dialects.gpu.types import AsyncTokenType
 
@@ -88,6 +90,49 @@ def parse_async_dependencies(parser: Parser) -> tuple[bool, list]:
     return is_async, deps or []
 
 
+# `(async)? ([%deps])?` read with one regular expression (see
+# `parse_defined_async_dependencies`).
+_VALUE = r"%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+_SPACE = r"[ \t\r\n]*"
+_DEPENDENCIES = re.compile(
+    rf"(async(?![a-zA-Z0-9_$.]))?{_SPACE}"
+    rf"(\[{_SPACE}({_VALUE}(?:{_SPACE},{_SPACE}{_VALUE})*){_SPACE}\])?"
+)
+_VALUE_NAME = re.compile(_VALUE)
+
+
+def parse_defined_async_dependencies(parser: Parser) -> tuple[bool, list[SSAValue]] | None:
+    """`(async)? ([%deps])?`, in the common case where every dependency is a
+    value already defined as a single token: (is_async, the values), the
+    parser then standing after it. None, with nothing consumed, in any other
+    case (nothing there, a forward reference, `%x#1`, another type, comments
+    or unusual spacing inside, a malformed list), which
+    `parse_async_dependencies` then reads or reports as it always does."""
+    start = parser.pos
+    match = _DEPENDENCIES.match(parser.lexer.input.content, start)
+    if match is None:
+        return None
+    is_async = match.group(1) is not None
+    names = match.group(3)
+    if names is None and not is_async:
+        return None
+    deps: list[SSAValue] = []
+    if names is not None:
+        defined = parser.ssa_values
+        for name in _VALUE_NAME.findall(names):
+            values = defined.get(name[1:])
+            if not values or values[0].type != _TOKEN:
+                return None
+            deps.append(values[0])
+    parser._resume_from(match.end(2) if names is not None else match.end(1))  # pyright: ignore
+    # `async` followed by a list the pattern did not read (after a comment,
+    # say): the general path reads it.
+    if names is None and parser._current_token.kind is MLIRTokenKind.L_SQUARE:  # pyright: ignore
+        parser._resume_from(start)  # pyright: ignore[reportPrivateUsage]
+        return None
+    return is_async, deps
+
+
 def print_async_dependencies(printer: Printer, is_async: bool, deps: Sequence[SSAValue]) -> None:
     """Print MLIR's `custom<AsyncDependencies>` after the space that precedes it:
     `async`, `[%a, %b]` or `async [%a]`; nothing for a synchronous op without
@@ -130,5 +175,6 @@ __all__ = [
     "add_async_dependency",
     "async_token_types",
     "parse_async_dependencies",
+    "parse_defined_async_dependencies",
     "print_async_dependencies",
 ]

@@ -53,9 +53,11 @@ from xgpu.dialects.gpu.async_interface import (
     AsyncDependencies,
     AsyncOpInterface,
     async_token_types,
+    parse_defined_async_dependencies,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
+from xgpu.ir.fast_print import value_names
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
 
@@ -422,6 +424,58 @@ class SetDefaultDeviceOp(IRDLOperation):
 
     def __init__(self, dev_index: SSAValue):
         super().__init__(operands=[dev_index])
+
+
+# ---------------------------------------------------------------------------
+# A fast path for parsing gpu.wait
+# ---------------------------------------------------------------------------
+
+# A host program has a `gpu.wait async [%t]` after nearly every launch; xDSL's
+# declarative-format parser takes longer for it than for a whole launch line.
+# `async` and `[%a, %b, ...]` are read at once when every value named is
+# already defined as a token (`parse_defined_async_dependencies`); the
+# attribute dictionary is then parsed, and the op built, as the declarative
+# path does. Anything else is left to the declarative path, which parses or
+# reports it.
+_format_parse_wait = WaitOp.parse
+_wait_fast_path = parse_defined_async_dependencies
+
+
+def _parse_wait(cls: type[WaitOp], parser: Parser) -> WaitOp:
+    fast = _wait_fast_path(parser) if cls is WaitOp else None
+    if fast is None:
+        return _format_parse_wait.__func__(cls, parser)  # type: ignore[attr-defined]
+    is_async, deps = fast
+    # What the format's `attr-dict` and the op's construction then do.
+    attributes = parser.parse_optional_attr_dict()
+    # (The op has no properties, regions or successors, and one operand and
+    # one result definition: `build` would pass these to `create`.)
+    return cls.create(
+        operands=deps, result_types=async_token_types(is_async), attributes=attributes
+    )
+
+
+WaitOp.parse = classmethod(_parse_wait)  # type: ignore[method-assign,assignment]
+
+_format_print_wait = WaitOp.print
+
+
+def _print_wait(self: WaitOp, printer: Printer) -> None:
+    """The declarative format's text as one string for a wait without
+    attributes whose tokens the printer has named."""
+    deps = None if self.attributes else value_names(printer, self.operands)
+    if deps is None or type(self) is not WaitOp:
+        _format_print_wait(self, printer)
+        return
+    is_async = bool(self.results)
+    if deps:
+        joined = ", ".join(deps)
+        printer.print_string(f" async [{joined}]" if is_async else f" [{joined}]")
+    else:
+        printer.print_string(" async" if is_async else " ")
+
+
+WaitOp.print = _print_wait  # type: ignore[method-assign]
 
 
 OPS: list[type] = [

@@ -41,15 +41,18 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import CallableOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.gpu.async_interface import (
     AsyncOpInterface,
     async_token_types,
     parse_async_dependencies,
+    parse_defined_async_dependencies,
     print_async_dependencies,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
+from xgpu.ir.fast_print import attribute_text, value_names
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
@@ -80,6 +83,10 @@ _SYMBOL_INDEX: dict[Operation, dict[str, Operation]] | None = None
 # Under this key of the index: the launches (container module, kernel, operand
 # types) already found valid.
 _VALID_LAUNCHES = object()
+# Under this key: the ids of the launches whose kernel symbol the container
+# module's check (`verify_container_module_kernels`) found valid, which their
+# own verifier need not check again.
+_CHECKED_LAUNCHES = object()
 
 
 @contextmanager
@@ -124,6 +131,7 @@ _OP_END = re.compile(r"[ \t]*(?:\{|\r?\n|$)")
 _SIMPLE_TYPES: dict[tuple[int, str], Attribute] = {}
 _KERNEL_REFS: dict[tuple[str, str | None], SymbolRefAttr] = {}
 _INDEX = IndexType()
+_LESS = MLIRTokenKind.LESS
 _TOKEN = AsyncTokenType()
 
 
@@ -231,6 +239,25 @@ def _closest_module(op: Operation) -> ModuleOp | None:
     return parent
 
 
+_GROUPS_MEMO = "_xgpu_operand_groups"
+
+
+def _slice_groups(
+    sizes: Attribute | None, operands: Sequence[SSAValue]
+) -> list[Sequence[SSAValue]] | None:
+    if not isinstance(sizes, DenseArrayBase):
+        return None
+    counts = sizes.get_values()
+    if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
+        return None
+    groups: list[Sequence[SSAValue]] = []
+    start = 0
+    for count in counts:
+        groups.append(tuple(operands[start : start + count]))  # type: ignore[operator]
+        start += count  # type: ignore[operator]
+    return groups
+
+
 # ---------------------------------------------------------------------------
 # The op
 # ---------------------------------------------------------------------------
@@ -304,19 +331,15 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
     def _operand_groups(self) -> list[Sequence[SSAValue]] | None:
         """The 13 operand groups, sliced once from `operandSegmentSizes` (each
         named accessor would unpack them again); None if the sizes are
-        malformed."""
+        malformed. The groups are kept until the operands or the sizes change
+        (both are replaced, never mutated, when they do)."""
         sizes = self.properties.get("operandSegmentSizes")
-        if not isinstance(sizes, DenseArrayBase):
-            return None
-        counts = sizes.get_values()
-        operands = tuple(self.operands)
-        if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
-            return None
-        groups: list[Sequence[SSAValue]] = []
-        start = 0
-        for count in counts:
-            groups.append(operands[start : start + count])  # type: ignore[operator]
-            start += count  # type: ignore[operator]
+        operands = self._operands  # pyright: ignore[reportPrivateUsage]
+        memo = self.__dict__.get(_GROUPS_MEMO)
+        if memo is not None and memo[0] is operands and memo[1] is sizes:
+            return memo[2]
+        groups = _slice_groups(sizes, operands)
+        self.__dict__[_GROUPS_MEMO] = (operands, sizes, groups)
         return groups
 
     def _dim3(self, first: int) -> tuple[SSAValue | None, ...]:
@@ -368,6 +391,15 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             if parser.parse_optional_keyword(k) is None:
                 parser.raise_error(f"custom op '{cls.name}' expected '{k}'")
 
+        # The common form, its dependencies defined tokens, is read at once;
+        # any other launch is read (or reported) from the start by the code below.
+        start = parser.pos
+        if (fast := parse_defined_async_dependencies(parser)) is not None:
+            if parser._current_token.kind is not _LESS:  # pyright: ignore[reportPrivateUsage]
+                if (common := _parse_common_form(parser)) is not None:
+                    return cls._from_common_form(parser, fast[0], fast[1], *common)
+            parser._resume_from(start)  # pyright: ignore[reportPrivateUsage]
+
         is_async, deps = parse_async_dependencies(parser)
 
         async_object: tuple[UnresolvedOperand, Attribute] | None = None
@@ -380,20 +412,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
 
         token = _TOKEN
         if async_object is None and (common := _parse_common_form(parser)) is not None:
-            kernel, grid_values, block_values, arg_values = common
-            attrs = parser.parse_optional_attr_dict()
-            attrs.pop("operandSegmentSizes", None)
-            if isinstance(attrs.get("kernel"), SymbolRefAttr):
-                kernel = attrs.pop("kernel")
-            return cls(
-                kernel,  # type: ignore[arg-type]
-                grid_values,
-                block_values,
-                args=arg_values,
-                deps=[parser.resolve_operand(v, token) for v in deps],
-                is_async=is_async,
-                attributes=dict(sorted(attrs.items())),
-            )
+            resolved = [parser.resolve_operand(v, token) for v in deps]
+            return cls._from_common_form(parser, is_async, resolved, *common)
 
         pos = parser.pos
         kernel = parser.parse_attribute()
@@ -468,7 +488,70 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             attributes=dict(sorted(attrs.items())),
         )
 
+    def _fast_text(self, printer: Printer) -> str | None:
+        """The syntax of a launch without clusters, dynamic shared memory, an
+        async object or attributes, with `index` sizes and operands the
+        printer has named: one string (None for any other launch)."""
+        groups = self._operand_groups()
+        if groups is None or self.attributes or any(groups[7:11]) or groups[12]:
+            return None
+        dims = groups[1:7]
+        if any(len(d) != 1 or d[0].type != _INDEX for d in dims):
+            return None
+        deps = value_names(printer, groups[0])
+        sizes = value_names(printer, (d[0] for d in dims))
+        args = value_names(printer, groups[11])
+        kernel = attribute_text(printer, self.kernel)
+        if deps is None or sizes is None or args is None or kernel is None:
+            return None
+        arg_texts: list[str] = []
+        for name, value in zip(args, groups[11]):
+            if (type_text := attribute_text(printer, value.type)) is None:
+                return None
+            arg_texts.append(f"{name} : {type_text}")
+        is_async = bool(self.results)
+        parts = [" async" if is_async else " "]
+        if deps:
+            parts.append(" [" if is_async else "[")
+            parts.append(", ".join(deps))
+            parts.append("]")
+        parts.append(f" {kernel} blocks in ({', '.join(sizes[:3])})")
+        parts.append(f" threads in ({', '.join(sizes[3:])})  ")
+        if arg_texts:
+            parts.append(f"args({', '.join(arg_texts)})")
+        return "".join(parts)
+
+    @classmethod
+    def _from_common_form(
+        cls,
+        parser: Parser,
+        is_async: bool,
+        deps: list[SSAValue],
+        kernel: SymbolRefAttr,
+        grid: list[SSAValue],
+        block: list[SSAValue],
+        args: list[SSAValue],
+    ) -> LaunchFuncOp:
+        """The launch read by `_parse_common_form`, with its attribute dictionary."""
+        attrs = parser.parse_optional_attr_dict()
+        attrs.pop("operandSegmentSizes", None)
+        if isinstance(attrs.get("kernel"), SymbolRefAttr):
+            kernel = attrs.pop("kernel")
+        return cls(
+            kernel,
+            grid,
+            block,
+            args=args,
+            deps=deps,
+            is_async=is_async,
+            attributes=dict(sorted(attrs.items())),
+        )
+
     def print(self, printer: Printer) -> None:
+        if (text := self._fast_text(printer)) is not None:
+            printer.print_string(text)
+            return
+
         def print_dim3(keyword: str, values: Sequence[SSAValue | None]) -> None:
             printer.print_string(f" {keyword} in (")
             # A value may be missing only in IR that does not verify; print
@@ -548,6 +631,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
     def verify_kernel_symbol(self) -> None:
         """MLIR's `gpu.container_module` check: done only for launches whose
         grandparent is the container module (a launch in a function of it)."""
+        if _SYMBOL_INDEX is not None and id(self) in _SYMBOL_INDEX.get(_CHECKED_LAUNCHES, ()):  # type: ignore[call-overload]
+            return
         parent = self.parent_op()
         module = parent.parent_op() if parent is not None else None
         if not isinstance(module, ModuleOp) or not isinstance(
@@ -612,6 +697,9 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
     the module (a launch of a kernel in a plain `module` reports the bad kernel
     module before the misplaced `gpu.func` in it). Launches without a symbol
     `kernel`, or too malformed to read, are left to their own verifier."""
+    checked: set[int] | None = None
+    if _SYMBOL_INDEX is not None:
+        checked = _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,arg-type]
     for op in module.walk():
         if not isinstance(op, LaunchFuncOp) or not isinstance(
             op.properties.get("kernel"), SymbolRefAttr
@@ -629,6 +717,8 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
             raise OpDiagnostic(str(exc), op=op) from None
         except Exception:
             continue
+        if checked is not None:
+            checked.add(id(op))
 
 
 OPS: list[type] = [LaunchFuncOp]
