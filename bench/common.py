@@ -72,7 +72,7 @@ def process_timer(cmd: Sequence[str], **kw) -> Callable[[], float]:
 
 def python_module(module: str, *args: str) -> list[str]:
     """`python -m module args`: the console scripts as modules, so that
-    PYTHONPATH picks the checkout (`xgpu-opt` is `xgpu.tools.xgpu_opt:main`)."""
+    PYTHONPATH picks the checkout (`xgpu-opt` is `xgpu.tools.xgpu_opt:cli`)."""
     return [sys.executable, "-m", module, *args]
 
 
