@@ -342,3 +342,58 @@ def test_engines_agree_on_collectives(monkeypatch, tmp_path, t: str, order: str)
     assert lockstep[0] == 0, lockstep[2]
     assert lockstep[:3] == workitem[:3]
     assert set(lockstep[3]) == {"lockstep"}
+
+
+DIVERGENT = """\
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @div(%a: memref<?xf32>) kernel {
+      %c3 = arith.constant 3 : index
+      %t = gpu.thread_id x
+      %few = arith.cmpi ult, %t, %c3 : index
+      scf.if %few {
+        %v = memref.load %a[%t] : memref<?xf32>
+        %s = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
+        memref.store %s, %a[%t] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c5 = arith.constant 5 : index
+    %f = arith.constant 1.5 : f32
+    %a = gpu.alloc (%c5) : memref<?xf32>
+    gpu.memset %a, %f : memref<?xf32>, f32
+    gpu.launch_func @k::@div blocks in (%c1, %c1, %c1) threads in (%c5, %c1, %c1) args(%a : memref<?xf32>)
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("races", [False, True], ids=["plain", "races"])
+def test_engines_agree_on_a_divergent_all_reduce(monkeypatch, tmp_path, races: bool) -> None:
+    """An all_reduce that not every lane reaches: the lockstep run replays on
+    the work-item engine, which reports the divergence."""
+    path = tmp_path / "divergent.mlir"
+    path.write_text(DIVERGENT)
+    argv = ["--backend", "sim", *(["--detect-races"] if races else []), str(path)]
+    lockstep = _run(monkeypatch, "auto", argv)
+    workitem = _run(monkeypatch, "workitem", argv)
+    assert lockstep[0] != 0
+    assert "not reached by every work-item" in lockstep[2]
+    assert lockstep[:3] == workitem[:3]
+    assert lockstep[3] == ["workitem"]
+
+
+@pytest.mark.parametrize("t", ["f32", "i64"])
+def test_engines_agree_on_collectives_with_races(monkeypatch, tmp_path, t: str) -> None:
+    path = tmp_path / f"collectives-{t}.mlir"
+    path.write_text(_collective_program(t))
+    argv = ["--backend", "sim", "--detect-races", "--subgroup-size", "8", str(path)]
+    lockstep = _run(monkeypatch, "auto", argv)
+    workitem = _run(monkeypatch, "workitem", argv)
+    assert lockstep[0] == 0, lockstep[2]
+    assert lockstep[:3] == workitem[:3]
+    assert set(lockstep[3]) == {"lockstep"}
