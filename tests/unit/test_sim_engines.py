@@ -173,3 +173,227 @@ def test_engines_agree_on_masks_loops_and_batches(monkeypatch, tmp_path, races: 
     assert lockstep[:3] == workitem[:3]
     assert lockstep[0] == 0, lockstep[2]
     assert lockstep[3] == ["lockstep", "lockstep"]
+
+
+# --------------------------------------------------------------------------- #
+# Collectives: gpu.all_reduce and gpu.subgroup_reduce on the lockstep engine
+
+_KINDS = {
+    "f": ["add", "mul", "minnumf", "maxnumf", "minimumf", "maximumf"],
+    "i": ["add", "mul", "minui", "minsi", "maxui", "maxsi", "and", "or", "xor"],
+}
+#: (blocks, threads) of each launch: block sizes that are not powers of two
+_ALL_REDUCE_LAUNCHES = [(3, 7), (2, 37), (1, 1), (4, 12)]
+#: subgroup launches (--subgroup-size 8): whole subgroups
+_SUBGROUP_LAUNCHES = [(3, 24), (1, 8)]
+_N = 160
+
+
+def _collective_program(t: str) -> str:
+    """One kernel per kind (and the region form) writing every lane's result
+    as its bits (bitcast to an integer), launched with each block size;
+    the input has NaNs and signed zeros (floats) or extreme values (ints)."""
+    fl = t.startswith("f")
+    bits = int(t[1:])
+    it = f"i{bits}"
+    kinds = _KINDS["f" if fl else "i"]
+    kernels = []
+
+    def kernel(name: str, body: str) -> None:
+        cast = f"%r = arith.bitcast %s : {t} to {it}" if fl else f"%r = arith.addi %s, %s0 : {it}"
+        zero = "" if fl else f"%s0 = arith.constant 0 : {it}\n      "
+        kernels.append(
+            f"""    gpu.func @{name}(%a: memref<?x{t}>, %out: memref<?x{it}>) kernel {{
+      %i = gpu.global_id x
+      %v = memref.load %a[%i] : memref<?x{t}>
+      {body}
+      {zero}{cast}
+      memref.store %r, %out[%i] : memref<?x{it}>
+      gpu.return
+    }}"""
+        )
+
+    for k in kinds:
+        kernel(f"ar_{k}", f"%s = gpu.all_reduce {k} %v uniform {{}} : ({t}) -> ({t})")
+        kernel(f"sg_{k}", f"%s = gpu.subgroup_reduce {k} %v : ({t}) -> {t}")
+        kernel(
+            f"cl_{k}",
+            f"%s = gpu.subgroup_reduce {k} %v cluster(size = 2, stride = 2) : ({t}) -> {t}",
+        )
+    # A combiner that is not associative: the order shows in every bit.
+    if fl:
+        region = f"""%c3 = arith.constant 3.0 : {t}
+        %d = arith.subf %x, %y : {t}
+        %e = arith.mulf %d, %c3 : {t}
+        %z = arith.addf %e, %x : {t}"""
+    else:
+        region = f"""%d = arith.subi %x, %y : {t}
+        %e = arith.muli %d, %y : {t}
+        %z = arith.addi %e, %x : {t}"""
+    kernel(
+        "ar_region",
+        f"""%s = gpu.all_reduce %v {{
+      ^bb0(%x: {t}, %y: {t}):
+        {region}
+        gpu.yield %z : {t}
+      }} : ({t}) -> ({t})""",
+    )
+    if fl:
+        values = f"""%kf = arith.sitofp %ki : i32 to {t}
+      %sn = math.sin %kf : {t}
+      %sc = arith.constant 1.75 : {t}
+      %g0 = arith.mulf %sn, %sc : {t}
+      %zero = arith.constant 0.0 : {t}
+      %nz = arith.constant -0.0 : {t}
+      %nan = arith.divf %zero, %zero : {t}
+      %m5 = arith.remui %ki, %c5i : i32
+      %m29 = arith.remui %ki, %c29i : i32
+      %m31 = arith.remui %ki, %c31i : i32
+      %is0 = arith.cmpi eq, %m5, %c0i : i32
+      %is1 = arith.cmpi eq, %m5, %c1i : i32
+      %isn = arith.cmpi eq, %m29, %c5i : i32
+      %isn2 = arith.cmpi eq, %m31, %c11i : i32
+      %g1 = arith.select %is0, %nz, %g0 : {t}
+      %g2 = arith.select %is1, %zero, %g1 : {t}
+      %g3 = arith.select %isn, %nan, %g2 : {t}
+      %g = arith.select %isn2, %nan, %g3 : {t}"""
+    else:
+        ext = f"arith.extsi %ki : i32 to {it}" if bits > 32 else "arith.addi %ki, %c0i : i32"
+        values = f"""%kk = {ext}
+      %mul = arith.constant -1000003 : {it}
+      %one = arith.constant 1 : {it}
+      %g00 = arith.muli %kk, %mul : {it}
+      %g0 = arith.ori %g00, %one : {it}
+      %m5 = arith.remui %ki, %c5i : i32
+      %is0 = arith.cmpi eq, %m5, %c0i : i32
+      %is1 = arith.cmpi eq, %m5, %c1i : i32
+      %min = arith.constant {-(1 << (bits - 1))} : {it}
+      %mx = arith.constant {(1 << (bits - 1)) - 1} : {it}
+      %g1 = arith.select %is0, %min, %g0 : {it}
+      %g = arith.select %is1, %mx, %g1 : {it}"""
+    launches = []
+    names = [f"ar_{k}" for k in kinds] + ["ar_region"]
+    for name in names:
+        for b, n in _ALL_REDUCE_LAUNCHES:
+            launches.append((name, b, n))
+    for k in kinds:
+        for pre in ("sg", "cl"):
+            for b, n in _SUBGROUP_LAUNCHES:
+                launches.append((f"{pre}_{k}", b, n))
+    calls = []
+    consts = sorted({x for _, b, n in launches for x in (b, n)})
+    for name, b, n in launches:
+        calls.append(
+            f"""    gpu.launch_func @k::@{name} blocks in (%c{b}, %c1, %c1) threads in (%c{n}, %c1, %c1) args(%a : memref<?x{t}>, %o : memref<?x{it}>)
+    gpu.memcpy %ho, %o : memref<?x{it}>, memref<?x{it}>
+    call @printMemrefI{bits}(%u) : (memref<*x{it}>) -> ()"""
+        )
+    kern = "\n".join(kernels)
+    cdefs = "\n".join(f"    %c{x} = arith.constant {x} : index" for x in consts if x != 1)
+    call_text = "\n".join(calls)
+    return f"""module attributes {{gpu.container_module}} {{
+  gpu.module @k {{
+{kern}
+  }}
+  func.func private @printMemrefI{bits}(memref<*x{it}>)
+  func.func @main() {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cN = arith.constant {_N} : index
+{cdefs}
+    %c0i = arith.constant 0 : i32
+    %c1i = arith.constant 1 : i32
+    %c5i = arith.constant 5 : i32
+    %c11i = arith.constant 11 : i32
+    %c29i = arith.constant 29 : i32
+    %c31i = arith.constant 31 : i32
+    %h = memref.alloc(%cN) : memref<?x{t}>
+    %ho = memref.alloc(%cN) : memref<?x{it}>
+    scf.for %k = %c0 to %cN step %c1 {{
+      %ki = arith.index_cast %k : index to i32
+      {values}
+      memref.store %g, %h[%k] : memref<?x{t}>
+      %z0 = arith.constant 0 : {it}
+      memref.store %z0, %ho[%k] : memref<?x{it}>
+    }}
+    %a = gpu.alloc (%cN) : memref<?x{t}>
+    %o = gpu.alloc (%cN) : memref<?x{it}>
+    gpu.memcpy %a, %h : memref<?x{t}>, memref<?x{t}>
+    gpu.memcpy %o, %ho : memref<?x{it}>, memref<?x{it}>
+    %u = memref.cast %ho : memref<?x{it}> to memref<*x{it}>
+{call_text}
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("order", ["fold", "tree"])
+@pytest.mark.parametrize("t", ["f32", "i32", "f64", "i64"])
+def test_engines_agree_on_collectives(monkeypatch, tmp_path, t: str, order: str) -> None:
+    """Every kind of gpu.all_reduce (and its region form) and of
+    gpu.subgroup_reduce (whole and clustered) runs on the lockstep engine and
+    gives the work-item engine's bits, in both reduction orders."""
+    path = tmp_path / f"collectives-{t}.mlir"
+    path.write_text(_collective_program(t))
+    argv = ["--backend", "sim", "--reduction", order, "--subgroup-size", "8", str(path)]
+    lockstep = _run(monkeypatch, "auto", argv)
+    workitem = _run(monkeypatch, "workitem", argv)
+    assert lockstep[0] == 0, lockstep[2]
+    assert lockstep[:3] == workitem[:3]
+    assert set(lockstep[3]) == {"lockstep"}
+
+
+DIVERGENT = """\
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @div(%a: memref<?xf32>) kernel {
+      %c3 = arith.constant 3 : index
+      %t = gpu.thread_id x
+      %few = arith.cmpi ult, %t, %c3 : index
+      scf.if %few {
+        %v = memref.load %a[%t] : memref<?xf32>
+        %s = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
+        memref.store %s, %a[%t] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c5 = arith.constant 5 : index
+    %f = arith.constant 1.5 : f32
+    %a = gpu.alloc (%c5) : memref<?xf32>
+    gpu.memset %a, %f : memref<?xf32>, f32
+    gpu.launch_func @k::@div blocks in (%c1, %c1, %c1) threads in (%c5, %c1, %c1) args(%a : memref<?xf32>)
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("races", [False, True], ids=["plain", "races"])
+def test_engines_agree_on_a_divergent_all_reduce(monkeypatch, tmp_path, races: bool) -> None:
+    """An all_reduce that not every lane reaches: the lockstep run replays on
+    the work-item engine, which reports the divergence."""
+    path = tmp_path / "divergent.mlir"
+    path.write_text(DIVERGENT)
+    argv = ["--backend", "sim", *(["--detect-races"] if races else []), str(path)]
+    lockstep = _run(monkeypatch, "auto", argv)
+    workitem = _run(monkeypatch, "workitem", argv)
+    assert lockstep[0] != 0
+    assert "not reached by every work-item" in lockstep[2]
+    assert lockstep[:3] == workitem[:3]
+    assert lockstep[3] == ["workitem"]
+
+
+@pytest.mark.parametrize("t", ["f32", "i64"])
+def test_engines_agree_on_collectives_with_races(monkeypatch, tmp_path, t: str) -> None:
+    path = tmp_path / f"collectives-{t}.mlir"
+    path.write_text(_collective_program(t))
+    argv = ["--backend", "sim", "--detect-races", "--subgroup-size", "8", str(path)]
+    lockstep = _run(monkeypatch, "auto", argv)
+    workitem = _run(monkeypatch, "workitem", argv)
+    assert lockstep[0] == 0, lockstep[2]
+    assert lockstep[:3] == workitem[:3]
+    assert set(lockstep[3]) == {"lockstep"}

@@ -177,6 +177,8 @@ class KernelProgram:
     device_globals: dict[str, MemRef] = field(default_factory=dict)
     #: per kernel: the lockstep engine's (function, batched), or None
     lockstep: dict[str, Any] = field(default_factory=dict)
+    #: the options it was compiled with (`SimOptions`; the lockstep engine's too)
+    options: Any = None
 
     def op_at(self, line: int) -> Operation | None:
         while line > 0:
@@ -296,6 +298,7 @@ class KernelCompiler(HostCompiler):
             self.funcs,
             self.op_ids,
             self.device_globals,
+            options=self.options,
         )
 
     def function(self, op: Operation) -> None:

@@ -12,8 +12,10 @@ point the whole block reaches together by construction.
 Which engine runs a launch (`select`):
 
 - kernels with ops this engine does not handle run on the work-item engine:
-  `gpu.printf` (its output order is the work-items'), calls, collectives
-  (`gpu.all_reduce`, subgroup ops), private memory (`memref.alloca`,
+  `gpu.printf` (its output order is the work-items'), calls, subgroup ops
+  other than `gpu.subgroup_reduce` (shuffles, rotates, broadcasts, ...),
+  `gpu.all_reduce` regions with ops other than arith/math ones, private
+  memory (`memref.alloca`,
   private attributions), unstructured control flow (cf branches), vector
   types, memrefs that differ between work-items, `scf.while` loops that read
   memory (spin loops wait for other work-items: they need the work-item
@@ -24,6 +26,12 @@ Which engine runs a launch (`select`):
 Batches: a kernel without barriers, workgroup memory or dynamic shared
 memory runs as batches of up to `MAX_LANES` lanes (whole blocks, in the
 work-item engine's block order); others run one block at a time.
+
+Collectives (`collective`): `gpu.all_reduce` (kind or region form) and
+`gpu.subgroup_reduce` (whole or clustered) reduce every block or subgroup of
+the batch at once, in `SimOptions.reduction`'s order, with the combiner's
+vector form. Every lane of the block (subgroup) must reach them; otherwise,
+and for partial subgroups, the launch is replayed (see below).
 
 Failures: a launch runs with the memory it may write saved first (`_saved`).
 When anything fails in lockstep (out of bounds, freed memory, a read of
@@ -90,6 +98,8 @@ def select(program: Any, kernel: str, options: Any, hooks: Any) -> tuple[Any, bo
         return cache[kernel]
     func_op = program.func_ops[kernel]
     batched = _batched(func_op)
+    if options is None:
+        options = program.options
     try:
         fn = LockstepCompiler(program, func_op, batched, options, hooks).compile()
         result: tuple[Any, bool] | None = (fn, batched)

@@ -37,7 +37,7 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
-from xgpu.backend.sim.lockstep import memory
+from xgpu.backend.sim.lockstep import collective, memory
 from xgpu.backend.sim.lockstep.vector import NeedsReplay, lane_dtype, vector_op
 from xgpu.runtime.compile_host import _py_literal
 from xgpu.semantics import SemanticsError, scalar
@@ -119,6 +119,14 @@ def classify(func_op: Operation, batched: bool) -> set[SSAValue]:
                     if cvar or carg in var:
                         mark(after.args[k])
                         mark(op.results[k])
+            elif name in ("gpu.all_reduce", "gpu.subgroup_reduce"):
+                # Varying results (`collective`); the region's operands are
+                # vectors of partial results.
+                mark(op.results[0])
+                for r in op.regions:
+                    for b in r.blocks:
+                        for a in b.args:
+                            mark(a)
             elif op.regions:
                 continue
             elif any(o in var for o in op.operands):
@@ -148,6 +156,7 @@ class LockstepCompiler:
         self.names: dict[SSAValue, str] = {}
         self.ns: dict[str, Any] = {"_np": np, "_Replay": NeedsReplay}
         self.ns.update(memory.HELPERS)
+        self.ns.update(collective.HELPERS)
         self.w = Writer()
         self.n = 0
         self.varying: set[SSAValue] = set()
@@ -249,6 +258,7 @@ class LockstepCompiler:
                 "scf.yield",
                 "scf.condition",
                 "func.return",
+                "gpu.yield",
             ):
                 on_exit(op)
             else:
@@ -611,6 +621,69 @@ def _h_execute(c: LockstepCompiler, op: Operation, mask: str) -> None:
     c.w.indent -= 1
 
 
+def _combiner(c: LockstepCompiler, op: Operation, kind: str | None) -> tuple[str, str, str]:
+    """(combine, order, fast) names for a reduction (see `collective`)."""
+    from xgpu.semantics import gpu as gsem
+
+    order = c.options.reduction
+    if order not in gsem.REDUCTIONS:
+        raise Unsupported(f"reduction order {order!r}")
+    t = scalar(op.operands[0].type)
+    if kind is not None:
+        try:
+            sem = gsem.combiner(kind, t)
+        except SemanticsError:
+            raise Unsupported(f"'{op.name}' {kind} on {t}") from None
+        comb = c.bind(vector_op(sem, {}), "cmb")
+        if not t.is_float:
+            order = "tree"  # the same value in any order
+        fast = _ACCUMULATE.get(kind) if t.is_float and order == "fold" else None
+        return comb, repr(order), c.bind(fast, "acc") if fast is not None else "None"
+    # The region form: a function of (mask, lanes, lhs, rhs) over vectors.
+    block = op.body.blocks.first
+    if block is None or len(op.body.blocks) != 1 or len(block.args) != 2:
+        raise Unsupported("an all_reduce region that is not one block of two arguments")
+    for inner in block.ops:
+        if inner is block.last_op:
+            if inner.name != "gpu.yield" or len(inner.operands) != 1:
+                raise Unsupported("an all_reduce region that does not yield one value")
+        elif inner.regions or not (inner.name == "arith.constant" or _semantics(inner) is not None):
+            raise Unsupported(f"'{inner.name}' in an all_reduce region")
+    name = c.fresh("comb")
+    lhs, rhs = (c.v(a) for a in block.args)
+    c.w(f"def {name}(_m, _L, {lhs}, {rhs}):")
+    c.w.indent += 1
+    dt = c.dtype(op.result, op)
+
+    def on_exit(term: Operation) -> None:
+        c.w(f"return _bc({c.v(term.operands[0])}, {dt}, _L)")
+
+    c.block(block, "None", on_exit)
+    c.w.indent -= 1
+    return name, repr(order), "None"
+
+
+_ACCUMULATE = {"add": np.add, "mul": np.multiply}
+
+
+def _h_all_reduce(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    kind = op.op.data.value if op.op is not None else None
+    comb, order, fast = _combiner(c, op, kind)
+    dt = c.dtype(op.result, op)
+    c.w(f"{c.v(op.result)} = _allred(_S, {mask}, {comb}, {order}, {fast}, {c.v(op.value)}, {dt})")
+
+
+def _h_subgroup_reduce(c: LockstepCompiler, op: Operation, mask: str) -> None:
+    comb, order, fast = _combiner(c, op, op.op.data.value)
+    size = op.cluster_size.value.data if op.cluster_size is not None else None
+    stride = op.cluster_stride.value.data if op.cluster_stride is not None else 1
+    dt = c.dtype(op.result, op)
+    c.w(
+        f"{c.v(op.result)} = _sgred(_S, {mask}, {comb}, {order}, {fast}, {c.v(op.value)}, "
+        f"{dt}, {size}, {stride})"
+    )
+
+
 _HANDLERS: dict[str, Callable[[LockstepCompiler, Operation, str], None]] = {
     "gpu.thread_id": _h_id,
     "gpu.block_id": _h_id,
@@ -622,6 +695,8 @@ _HANDLERS: dict[str, Callable[[LockstepCompiler, Operation, str], None]] = {
     "gpu.num_subgroups": _h_subgroup_query,
     "gpu.subgroup_size": _h_subgroup_query,
     "gpu.barrier": _h_barrier,
+    "gpu.all_reduce": _h_all_reduce,
+    "gpu.subgroup_reduce": _h_subgroup_reduce,
     "gpu.dynamic_shared_memory": _h_dsm,
     "memref.load": _h_load,
     "memref.store": _h_store,

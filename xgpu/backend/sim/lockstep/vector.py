@@ -13,7 +13,9 @@ The results are the ones `sem.py` gives lane by lane, bit for bit:
 - the ops of `_VECTOR` compute with numpy: integer arithmetic wraps like
   `Scalar.norm` (numpy's integer arrays wrap), float `+ - * /` and `sqrt`
   round once to the type like the semantics (which compute in double and
-  round: exact for these ops), comparisons and selects are exact;
+  round: exact for these ops), comparisons and selects are exact, float
+  min/max (`minnumf`, `maxnumf`, `minimumf`, `maximumf`) follow the Python
+  forms' NaN and signed-zero choices (`_float_minmax`);
 - any other op runs `sem.py` on the active lanes one after the other (math
   functions, whose numpy forms may round differently from Python's).
 
@@ -332,6 +334,40 @@ _INDEX_NAMES = {
     "index.cmp": "arith.cmpi",
 }
 
+
+def _float_minmax(kind: str):
+    """`arith.{min,max}{num,imum}f` exactly as the semantics' Python forms:
+    maxnum/minnum ignore a NaN operand (the other one), and otherwise give
+    Python's `max(a, b)`/`min(a, b)` (`a` unless `b` is strictly beyond it);
+    maximum/minimum give NaN for any NaN operand and order -0 < +0."""
+    is_max = kind.startswith("max")
+    num = kind.endswith("numf")
+
+    def build(t: Scalar, r: Scalar):
+        if not t.is_float:
+            return None
+        dt = lane_dtype(t)
+        nan = dt.type(np.nan)
+
+        def run(mask, n, a, b):
+            a, b = _arr(a, dt), _arr(b, dt)
+            beyond = (b > a) if is_max else (b < a)
+            out = np.where(beyond, b, a)
+            na, nb = np.isnan(a), np.isnan(b)
+            if num:
+                out = np.where(na, b, np.where(nb, a, out))
+            else:
+                eq = a == b
+                neg = np.signbit(a)
+                tie = np.where(neg, b, a) if is_max else np.where(neg, a, b)
+                out = np.where(na | nb, nan, np.where(eq, tie, out))
+            return out if out.dtype == dt else out.astype(dt)
+
+        return run
+
+    return build
+
+
 _BINARY: dict[str, Any] = {
     "arith.addi": _bool_ok(np.bitwise_xor, np.add),
     "arith.subi": _bool_ok(np.bitwise_xor, np.subtract),
@@ -347,4 +383,8 @@ _BINARY: dict[str, Any] = {
     "arith.subf": _binary(np.subtract),
     "arith.mulf": _binary(np.multiply),
     "arith.divf": _binary(np.divide),
+    "arith.maxnumf": _float_minmax("maxnumf"),
+    "arith.minnumf": _float_minmax("minnumf"),
+    "arith.maximumf": _float_minmax("maximumf"),
+    "arith.minimumf": _float_minmax("minimumf"),
 }
