@@ -5,7 +5,11 @@ LIT ?= $(PYTHON) -c "import lit.main; lit.main.main()"
 
 # The tests write nothing into the source tree: bytecode caches go here (lit
 # puts its outputs under the temporary folder, see tests/filecheck/lit.cfg).
+# Written there even where the environment says PYTHONDONTWRITEBYTECODE: with
+# a prefix Python reads no other cache, and without any every process would
+# compile xDSL and xgpu again (about a second each).
 export PYTHONPYCACHEPREFIX ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/xgpu/pycache
+unexport PYTHONDONTWRITEBYTECODE
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
