@@ -153,7 +153,7 @@ def test_launch_same_output_and_diagnostics_as_the_general_parser(
     text = LAUNCH_HEAD + body + LAUNCH_TAIL
     fast = _run(xgpu_opt, text, *args)
     monkeypatch.setattr(launch_func, "parse_defined_async_dependencies", lambda parser: None)
-    monkeypatch.setattr(launch_func, "_parse_common_form", lambda parser: None)
+    monkeypatch.setattr(launch_func, "parse_common_form", lambda parser: None)
     general = _run(xgpu_opt, text, *args)
     assert fast == general
     assert "Traceback" not in fast[2]

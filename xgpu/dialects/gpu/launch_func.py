@@ -9,7 +9,6 @@ does not depend on the classes defining them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -51,6 +50,7 @@ from xgpu.dialects.gpu.async_interface import (
     parse_defined_async_dependencies,
     print_async_dependencies,
 )
+from xgpu.dialects.gpu.launch_func_form import INDEX, TOKEN, parse_common_form, segment_sizes
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir.fast_print import attribute_text, value_names
 
@@ -99,95 +99,6 @@ def indexed_symbol_tables() -> Iterator[None]:
         yield
     finally:
         _SYMBOL_INDEX = outer
-
-
-_SEGMENT_SIZES: dict[tuple[int, ...], DenseArrayBase] = {}
-
-
-def _segment_sizes(sizes: tuple[int, ...]) -> DenseArrayBase:
-    attr = _SEGMENT_SIZES.get(sizes)
-    if attr is None:
-        attr = _SEGMENT_SIZES[sizes] = DenseArrayBase.from_list(i32, sizes)
-    return attr
-
-
-# The form nearly every launch in a host program has, read with regular
-# expressions instead of some 40 tokens: `@m::@f blocks in (%a, %b, %c) threads
-# in (%d, %e, %f)`, then optionally `args(%x : T, ...)` with simple types, all
-# values already defined with the expected types. Anything else (clusters, a
-# dimension type, dynamic shared memory, forward references, other types, a
-# type mismatch to report) takes the general path below, which reports errors.
-_VALUE = r"%([0-9]+|[a-zA-Z$._-][\w$.-]*)"
-_DIM3 = rf"\(\s*{_VALUE}\s*,\s*{_VALUE}\s*,\s*{_VALUE}\s*\)"
-_COMMON_LAUNCH = re.compile(
-    rf"(@[a-zA-Z_][\w$.]*)(?:::(@[a-zA-Z_][\w$.]*))?\s+blocks\s+in\s+{_DIM3}"
-    rf"\s+threads\s+in\s+{_DIM3}\s*(args\()?"
-)
-_ARG = re.compile(
-    rf"\s*{_VALUE}\s*:\s*((?:memref|tensor|vector)<[^<>{{}}\"()-]*>|index|[isu]?i[0-9]+|"
-    rf"f16|bf16|f32|f64)\s*([,)])"
-)
-_OP_END = re.compile(r"[ \t]*(?:\{|\r?\n|$)")
-_SIMPLE_TYPES: dict[tuple[int, str], Attribute] = {}
-_KERNEL_REFS: dict[tuple[str, str | None], SymbolRefAttr] = {}
-_INDEX = IndexType()
-_LESS = MLIRTokenKind.LESS
-_TOKEN = AsyncTokenType()
-
-
-def _simple_type(parser: Parser, text: str) -> Attribute:
-    key = (id(parser.ctx), text)
-    found = _SIMPLE_TYPES.get(key)
-    if found is None:
-        found = _SIMPLE_TYPES[key] = Parser(parser.ctx, text).parse_type()
-    return found
-
-
-def _parse_common_form(
-    parser: Parser,
-) -> tuple[SymbolRefAttr, list[SSAValue], list[SSAValue], list[SSAValue]] | None:
-    text = parser.lexer.input.content
-    match = _COMMON_LAUNCH.match(text, parser.pos)
-    if match is None:
-        return None
-    defined = parser.ssa_values
-    index = _INDEX
-    dims: list[SSAValue] = []
-    for name in match.groups()[2:8]:
-        values = defined.get(name)
-        if values is None or len(values) != 1 or values[0].type != index:
-            return None
-        dims.append(values[0])
-    end = match.end()
-    args: list[SSAValue] = []
-    if match.group(9) is not None:
-        while True:
-            arg = _ARG.match(text, end)
-            if arg is None:
-                return None
-            values = defined.get(arg.group(1))
-            if values is None or len(values) != 1:
-                return None
-            try:
-                arg_type = _simple_type(parser, arg.group(2))
-            except Exception:
-                return None
-            if values[0].type != arg_type:
-                return None
-            args.append(values[0])
-            end = arg.end()
-            if arg.group(3) == ")":
-                break
-    # The op must end here (a newline) or go on with its attribute dictionary.
-    if _OP_END.match(text, end) is None:
-        return None
-    kernel = _KERNEL_REFS.get(match.group(1, 2))
-    if kernel is None:
-        root, nested = match.group(1), match.group(2)
-        kernel = SymbolRefAttr(root[1:], [nested[1:]] if nested else [])
-        _KERNEL_REFS[match.group(1, 2)] = kernel
-    parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
-    return kernel, dims[:3], dims[3:], args
 
 
 def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
@@ -321,7 +232,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             result_types=async_token_types(is_async),
             properties={
                 "kernel": kernel,
-                "operandSegmentSizes": _segment_sizes(tuple(len(g) for g in groups)),
+                "operandSegmentSizes": segment_sizes(tuple(len(g) for g in groups)),
             },
             attributes=dict(attributes or {}),
         )
@@ -395,8 +306,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         # any other launch is read (or reported) from the start by the code below.
         start = parser.pos
         if (fast := parse_defined_async_dependencies(parser)) is not None:
-            if parser._current_token.kind is not _LESS:  # pyright: ignore[reportPrivateUsage]
-                if (common := _parse_common_form(parser)) is not None:
+            if parser._current_token.kind is not MLIRTokenKind.LESS:  # pyright: ignore[reportPrivateUsage]
+                if (common := parse_common_form(parser)) is not None:
                     return cls._from_common_form(parser, fast[0], fast[1], *common)
             parser._resume_from(start)  # pyright: ignore[reportPrivateUsage]
 
@@ -410,8 +321,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             punct(">")
             async_object = (obj, obj_type)
 
-        token = _TOKEN
-        if async_object is None and (common := _parse_common_form(parser)) is not None:
+        token = TOKEN
+        if async_object is None and (common := parse_common_form(parser)) is not None:
             resolved = [parser.resolve_operand(v, token) for v in deps]
             return cls._from_common_form(parser, is_async, resolved, *common)
 
@@ -496,7 +407,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         if groups is None or self.attributes or any(groups[7:11]) or groups[12]:
             return None
         dims = groups[1:7]
-        if any(len(d) != 1 or d[0].type != _INDEX for d in dims):
+        if any(len(d) != 1 or d[0].type != INDEX for d in dims):
             return None
         deps = value_names(printer, groups[0])
         sizes = value_names(printer, (d[0] for d in dims))
@@ -532,7 +443,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         block: list[SSAValue],
         args: list[SSAValue],
     ) -> LaunchFuncOp:
-        """The launch read by `_parse_common_form`, with its attribute dictionary."""
+        """The launch read by `parse_common_form`, with its attribute dictionary."""
         attrs = parser.parse_optional_attr_dict()
         attrs.pop("operandSegmentSizes", None)
         if isinstance(attrs.get("kernel"), SymbolRefAttr):
