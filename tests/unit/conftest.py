@@ -41,8 +41,19 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
 # The tests' helper modules (`devices`, `async_programs`, ...) import by name.
 sys.path.insert(0, str(Path(__file__).parent))
 
-# Hypothesis keeps no example database (it would write .hypothesis/ into the
-# working tree); the tests' budgets are their own `settings`.
+# Hypothesis keeps no example database, and its other caches (the constants
+# it collects from the code) go under ~/.cache, not into .hypothesis/ in the
+# working tree; the tests' budgets are their own `settings`.
+import os  # noqa: E402
+
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY",
+    os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "xgpu",
+        "hypothesis",
+    ),
+)
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
 
 _hypothesis_settings.register_profile("xgpu", database=None)
