@@ -19,8 +19,9 @@ the worker imported (a RUN line that sets PYTHONPATH to other sources gets
 a real process only with XGPU_LIT_INPROCESS=0). A worker that has started
 OpenCL or has other threads is not forked (real processes then).
 
-Off with XGPU_LIT_INPROCESS=0 (every tool then a real process; the CLI
-tests in tests/unit/test_cli_*.py run real processes either way).
+Off with XGPU_LIT_INPROCESS=0 (every tool then a real process; the unit
+tests that start the tools as processes do so either way, and
+tests/unit/test_lit_inprocess.py compares a forked child with a process).
 """
 
 from __future__ import annotations
