@@ -409,3 +409,22 @@ def test_compile_all_and_cli(xgpu_opt):
         res.err
     )
     assert "Traceback" not in res.err
+
+
+def test_build_failure_without_a_source_line_names_the_compiler_error():
+    """A build that fails before compiling the source (PoCL's LLVM not knowing
+    the host CPU) reports the compiler's own error and what to do, not
+    pyopencl's "BUILD_PROGRAM_FAILURE" repeated."""
+    from xgpu.runtime.opencl_device import unlocated_error
+
+    log = (
+        "clBuildProgram failed: BUILD_PROGRAM_FAILURE - clBuildProgram failed: "
+        "BUILD_PROGRAM_FAILURE\n\nBuild on <pyopencl.Device 'pthread-AMD EPYC'>:\n\n"
+        "error: unknown target CPU 'generic'\nDevice pthread-AMD EPYC failed to build\n"
+    )
+    message = unlocated_error(log)
+    assert message.startswith("unknown target CPU 'generic': ")
+    assert "pocl-opencl-icd" in message and "--device" in message
+    other = "clBuildProgram failed\n\nerror: out of host memory\n"
+    assert unlocated_error(other) == "out of host memory"
+    assert unlocated_error("something odd\nmore") == "something odd"

@@ -170,6 +170,32 @@ def parse_build_log(log: str) -> list[tuple[int, int, str]]:
     return errors
 
 
+#: a build error that is not about the source, and what to do about it
+_TOOLCHAIN_HINTS = {
+    "unknown target CPU": (
+        "the OpenCL platform's compiler does not know this CPU (the LLVM inside"
+        " pip's PoCL predates it); install a newer PoCL (Debian: pocl-opencl-icd)"
+        " and choose it with --device or XGPU_DEVICE"
+    ),
+}
+
+
+def unlocated_error(log: str) -> str:
+    """The message of a failed build whose log names no source line: the
+    compiler's first `error:` line (with a hint where one is known), else the
+    log's first line."""
+    message = log.strip().splitlines()[0] if log.strip() else "the build failed"
+    for line in log.splitlines():
+        text = line.strip()
+        if text.startswith("error:"):
+            message = text[len("error:") :].strip()
+            break
+    for needle, hint in _TOOLCHAIN_HINTS.items():
+        if needle in message:
+            return f"{message}: {hint}"
+    return message
+
+
 class DeviceContext:
     """The context of one device and the programs built on it."""
 
@@ -221,7 +247,7 @@ class DeviceContext:
                 line, col, message = errors[0]
                 text = lines[line - 1] if 0 < line <= len(lines) else None
                 raise BuildFailure(message, line, text, log) from None
-            raise BuildFailure(log.strip().splitlines()[0], None, None, log) from None
+            raise BuildFailure(unlocated_error(log), None, None, log) from None
         self.programs[key] = program
         return program
 
