@@ -390,6 +390,18 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     body.append("    gs, ls = (gx * bx, gy * by, gz * bz), (bx, by, bz)")
     body.append(f"    _p[:] = ({', '.join(keyed)},), gs, ls{''.join(', ' + h for h in held)}")
     body.append(f"    _c[{marker}] = _p")
+    if listed and coherence is None and not (always_buf or always_packed or info.prints):
+        if gpu.tracer is None:
+            # The common repeated launch, whole: the sizes and operands of this
+            # launcher's last launch, its arguments still the kernel's (so the
+            # launch id set is `_m[0]`, its last) and that id still listed.
+            fast_whole = [
+                f"if {' and '.join(fast)} and (lid := _m[0]) in _launches:",
+                "    e = _enq(_q, _k, _p[1], _p[2], None, deps, False, True)",
+            ]
+            fast_whole += ["    " + line for line in _listed_entry(watch, "lid")]
+            fast_whole += ["    " + line for line in _launch_result(is_async)]
+            body[:0] = fast_whole
     if launch_slot is not None:
         # Set when it changed: its own memo entry (the other arguments are
         # not set again when only the launch id changes).
@@ -412,34 +424,47 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     if coherence is not None and info.written:
         body.append(f"_post((e,), ({''.join(f'a{k}, ' for k in info.written)}))")
     if listed:
-        # The launch's event in `watch.inflight`. Without a timeout a launch
-        # that waits for the last listed launch of its site under the same
-        # id takes that entry's place (the entry then stands for a chain of
-        # launches, complete when its last is); with one every launch keeps
-        # its own entry (a timeout names the launch the device is running).
         ns["_me"] = [_NO_ENTRY]
-        if watch.timeout is None:
-            body.append("ent = _me[0]")
-            body.append("if lid == ent[0] and deps and deps[0] is ent[1]:")
-            body.append("    ent[1] = e")
-            body.append("else:")
-            pad = "    "
-        else:
-            pad = ""
-        body.append(f"{pad}ent = _me[0] = [lid, e]")
-        body.append(f"{pad}_inf.append(ent)")
-        body.append(f"{pad}if len(_inf) > _w.sweep_at: _w.sweep()")
-    if is_async:
-        body.append("return (e,)")
-    else:
-        body.append("_tok.wait((e,), 'gpu.launch_func ' + _sym)")
-        body.append("return ()")
+        body.extend(_listed_entry(watch, "lid"))
+    body.extend(_launch_result(is_async))
     source = "\n".join(lines + ["    " + b for b in body]) + "\n"
     # The file name is for tracebacks only; ascii() escapes what a symbol may hold.
     exec(compile(source, f"<xgpu-launch {ascii(info.symbol)[1:-1]}>", "exec"), ns)
     launch = ns["launch"]
     launch.source = source  # type: ignore[attr-defined]
     return launch
+
+
+def _listed_entry(watch: Any, lid: str) -> list[str]:
+    """A launcher's lines that list its launch's event `e` under the id `lid`
+    in `watch.inflight`. Without a timeout a launch that waits for the last
+    listed launch of its site under the same id takes that entry's place (the
+    entry then stands for a chain of launches, complete when its last is);
+    with one every launch keeps its own entry (a timeout names the launch the
+    device is running)."""
+    lines = []
+    pad = ""
+    if watch.timeout is None:
+        lines += [
+            "ent = _me[0]",
+            f"if {lid} == ent[0] and deps and deps[0] is ent[1]:",
+            "    ent[1] = e",
+            "else:",
+        ]
+        pad = "    "
+    lines += [
+        f"{pad}ent = _me[0] = [{lid}, e]",
+        f"{pad}_inf.append(ent)",
+        f"{pad}if len(_inf) > _w.sweep_at: _w.sweep()",
+    ]
+    return lines
+
+
+def _launch_result(is_async: bool) -> list[str]:
+    """A launcher's last lines: its token, or (synchronous) the wait for `e`."""
+    if is_async:
+        return ["return (e,)"]
+    return ["_tok.wait((e,), 'gpu.launch_func ' + _sym)", "return ()"]
 
 
 #: the last entry of a launcher that has listed none
