@@ -188,9 +188,7 @@ def oracle_pairs(program: Program) -> set[frozenset[int]]:
     return pairs
 
 
-def detected_pairs(
-    text: str, schedule: str, seed: int | None, loaded=None
-) -> set[frozenset[int]]:
+def detected_pairs(text: str, schedule: str, seed: int | None, loaded=None) -> set[frozenset[int]]:
     module, sources = loaded if loaded is not None else load(text, "<random>")
     runner = Runner(
         module,
