@@ -156,12 +156,12 @@ FEATURES = (
 
 
 def test_generated_programs_cover_the_features() -> None:
-    """The generator's own check: a few hundred programs (derandomized) show
+    """The generator's own check: 500 programs (derandomized) show
     every construct, and one of them traces with every kind of event."""
     seen: set[str] = set()
     kinds: set[EventKind] = set()
 
-    @settings(max_examples=300, database=None, deadline=None, derandomize=True)
+    @settings(max_examples=500, database=None, deadline=None, derandomize=True)
     @given(async_programs())
     def collect(text: str) -> None:
         seen.update(f for f in FEATURES if f in text)

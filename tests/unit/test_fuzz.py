@@ -230,7 +230,7 @@ FLAG_SETS = [
 
 @pytest.mark.skipif(not CORPUS, reason="no corpus")
 @settings(
-    max_examples=int(os.environ.get("XGPU_FUZZ_HOSTILE_EXAMPLES", "60")),
+    max_examples=int(os.environ.get("XGPU_FUZZ_HOSTILE_EXAMPLES", "500")),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -277,7 +277,7 @@ def _regex_strategy() -> st.SearchStrategy[str]:
     return st.recursive(atom, extend, max_leaves=6)
 
 
-@settings(max_examples=int(os.environ.get("XGPU_FUZZ_REGEX_EXAMPLES", "300")), deadline=None)
+@settings(max_examples=int(os.environ.get("XGPU_FUZZ_REGEX_EXAMPLES", "500")), deadline=None)
 @given(_regex_strategy(), st.lists(st.text("abc", max_size=8), min_size=1, max_size=4))
 def test_posix_regex_agrees_with_python_on_common_syntax(pattern, texts):
     from xgpu.tools.posix_regex import compile_pattern
@@ -288,7 +288,7 @@ def test_posix_regex_agrees_with_python_on_common_syntax(pattern, texts):
         assert regex.search(text) == (python.search(text) is not None), (pattern, text)
 
 
-@settings(max_examples=int(os.environ.get("XGPU_FUZZ_REGEX_EXAMPLES", "300")), deadline=None)
+@settings(max_examples=int(os.environ.get("XGPU_FUZZ_REGEX_EXAMPLES", "500")), deadline=None)
 @given(st.text("()[]{}|*+?.^$\\:,=-ab019", max_size=24), st.text("ab(){}", max_size=200))
 def test_posix_regex_never_raises_but_regex_errors(pattern, text):
     from xgpu.tools.posix_regex import RegexError, compile_pattern

@@ -11,6 +11,11 @@ prints must be mlir-opt 22's own output; mlir-opt 22's generic print of the
 output must read back to the same IR too. The failing outputs are listed with
 their first error, grouped by cause.
 
+mlir-opt runs once per pipeline and step, on every program of that step at
+once (`--split-input-file`: each chunk is read in a context of its own, and
+its output is the output of that chunk run alone); a batch that fails runs
+again one program at a time, so that each failure keeps its own message.
+
 Skipped without mlir-opt 22, except when XGPU_REQUIRE_MLIR=1.
 """
 
@@ -19,7 +24,8 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -79,6 +85,37 @@ def mlir_opt(text: str, *flags: str) -> str:
     return proc.stdout
 
 
+SPLIT = "// -----\n"
+
+
+def mlir_opt_many(texts: list[str], flags: tuple[str, ...]) -> list[str | MlirOptError]:
+    """mlir-opt's output (or error) for each text: one process for them all."""
+    assert MLIR_OPT is not None
+    if len(texts) > 1 and not any("// -----" in t for t in texts):
+        proc = subprocess.run(
+            [MLIR_OPT, *flags, "--split-input-file", "-"],
+            input=SPLIT.join(t if t.endswith("\n") else t + "\n" for t in texts),
+            capture_output=True,
+            text=True,
+        )
+        outputs = proc.stdout.split(SPLIT)
+        if proc.returncode == 0 and len(outputs) == len(texts):
+            return list(outputs)
+    results: list[str | MlirOptError] = []
+    for text in texts:
+        try:
+            results.append(mlir_opt(text, *flags))
+        except MlirOptError as err:
+            results.append(err)
+    return results
+
+
+def _output(out: str | MlirOptError) -> str:
+    if isinstance(out, MlirOptError):
+        raise out
+    return out
+
+
 def first_error(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     for line in lines:
@@ -117,10 +154,18 @@ def _read(text: str, what: str):
     return module, None
 
 
-def round_trip_problem(ref: str) -> str | None:
+#: What a step asks mlir-opt for: (text, flags) pairs; it is sent their outputs.
+Requests = list[tuple[str, tuple[str, ...]]]
+Step = Generator[Requests, list["str | MlirOptError"], object]
+
+GENERIC = ("--mlir-print-op-generic",)
+
+
+def round_trip_problem(ref: str) -> Step:
     """None if xgpu reads `ref` (mlir-opt 22's output), and mlir-opt's generic
     print of it, and prints it back to the same IR in custom and generic form;
-    else the first problem."""
+    else the first problem. A generator: it yields the mlir-opt runs it needs
+    (see `run_steps`)."""
     module, problem = _read(ref, "it")
     if module is None:
         return problem
@@ -128,24 +173,59 @@ def round_trip_problem(ref: str) -> str | None:
     styled = mlir_style_text(make_context(), module, generic=False, debuginfo=False)
     if styled != ref:
         return f"--mlir-style text differs: {_first_difference(ref, styled)}"
+    prints = []
     for form, generic in (("custom", False), ("generic", True)):
         try:
-            text = print_mlir(module, generic)
+            prints.append((form, print_mlir(module, generic)))
         except Exception as err:
             return f"xgpu cannot print it ({form} form): {type(err).__name__}: {err}"
-        try:
-            again = mlir_opt(text)
-        except MlirOptError as err:
-            return f"mlir-opt 22 rejects xgpu's {form} print: {err}"
-        if again != ref and again != mlir_opt(ref):
+    outs = yield [(text, ()) for _, text in prints] + [(ref, ()), (ref, GENERIC)]
+    for (form, _), again in zip(prints, outs):
+        if isinstance(again, MlirOptError):
+            return f"mlir-opt 22 rejects xgpu's {form} print: {again}"
+        if again != ref and again != _output(outs[2]):
             return f"{form} form differs: {_first_difference(ref, again)}"
-    generic_ref = mlir_opt(ref, "--mlir-print-op-generic")
-    module, problem = _read(generic_ref, "its generic form")
+    module, problem = _read(_output(outs[3]), "its generic form")
     if module is None:
         return problem
-    if (again := mlir_opt(print_mlir(module))) != ref:
+    (again,) = yield [(print_mlir(module), ())]
+    if _output(again) != ref:
         return f"its generic form reads differently: {_first_difference(ref, again)}"
     return None
+
+
+def case_problem(text: str, flags: list[str]) -> Step:
+    """The pipeline on `text`, then `round_trip_problem` of its output:
+    (whether the output has a GPU launch, the problem or None)."""
+    (ref,) = yield [(text, tuple(flags))]
+    if isinstance(ref, MlirOptError):
+        return False, f"mlir-opt 22 fails the pipeline (fix the corpus): {ref}"
+    problem = yield from round_trip_problem(ref)
+    return "gpu.launch" in ref, problem
+
+
+def run_steps(steps: list[Step]) -> list[object]:
+    """Runs the generators side by side: at each round, the mlir-opt runs all
+    of them ask for, one process per set of flags (`mlir_opt_many`)."""
+    results: list[object] = [None] * len(steps)
+    sending: dict[int, list | None] = dict.fromkeys(range(len(steps)))
+    while sending:
+        asked: dict[int, Requests] = {}
+        for i, value in sending.items():
+            try:
+                asked[i] = steps[i].send(value)  # type: ignore[arg-type]
+            except StopIteration as stop:
+                results[i] = stop.value
+        by_flags: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for requests in asked.values():
+            for text, flags in requests:
+                if text not in by_flags[flags]:
+                    by_flags[flags].append(text)
+        outputs = {}
+        for flags, texts in by_flags.items():
+            outputs.update({(t, flags): out for t, out in zip(texts, mlir_opt_many(texts, flags))})
+        sending = {i: [outputs[r] for r in requests] for i, requests in asked.items()}
+    return results
 
 
 def _cause(problem: str) -> str:
@@ -164,14 +244,10 @@ def test_pipeline_outputs_read_and_print_as_mlir_opt_22():
     cases = corpus_cases()
     failures: list[tuple[str, str]] = []
     launches = 0
-    for name, text, flags in cases:
-        try:
-            ref = mlir_opt(text, *flags)
-        except MlirOptError as err:
-            failures.append((name, f"mlir-opt 22 fails the pipeline (fix the corpus): {err}"))
-            continue
-        launches += "gpu.launch" in ref
-        if (problem := round_trip_problem(ref)) is not None:
+    results = run_steps([case_problem(text, flags) for _, text, flags in cases])
+    for (name, _, _), (launch, problem) in zip(cases, results):  # type: ignore[misc]
+        launches += launch
+        if problem is not None:
             failures.append((name, problem))
     # The corpus is what it claims: about fifty outputs, most with GPU launches.
     assert len(cases) >= 50

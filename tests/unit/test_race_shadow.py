@@ -62,7 +62,7 @@ steps = st.lists(
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps)
 def test_bulk_access_is_access_element_by_element(program) -> None:
     dets = [RaceDetector(), RaceDetector()]
@@ -146,7 +146,7 @@ def plan_of(rec: Recorder, sorted_: bool):
     return (sorted(at.tolist()), sorted(written.tolist()), rows(w_at, w_cols), rows(r_at, r_cols))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chunks)
 def test_the_keyed_plan_is_the_sorted_plan(case) -> None:
     # Blocks of n work-items, 2 blocks per batch; each access: lanes and
@@ -168,7 +168,7 @@ def test_the_keyed_plan_is_the_sorted_plan(case) -> None:
     assert plan_of(rec, False) == plan_of(rec, True)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(1, 4),
     st.lists(st.tuples(st.booleans(), st.integers(0, 3)), min_size=1, max_size=6),

@@ -75,9 +75,14 @@ def classify(func_op: Operation, batched: bool) -> set[SSAValue]:
             var.add(v)
             changed = True
 
+    # The ops listed once, nested ops before their parent: a value flows out of
+    # a region (a yield to the parent's results) within one sweep, and a walk
+    # per sweep made deep kernels cubic. The marks only grow: any order
+    # reaches the same set.
+    ops = list(func_op.walk(region_first=True))
     while changed:
         changed = False
-        for op in func_op.walk():
+        for op in ops:
             name = op.name
             if name in _VARYING_IDS or name in ("gpu.global_id", "memref.load"):
                 for r in op.results:
