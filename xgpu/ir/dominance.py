@@ -163,7 +163,19 @@ def _where(def_op: Operation, user: Operation) -> str:
 
 def verify_dominance(op: Operation, info: DominanceInfo) -> None:
     """Raise OpDiagnostic if an operand of `op` does not dominate `op`."""
+    block = op.parent
+    table = info._positions.get(block) if block is not None else None  # noqa: SLF001
     for i, value in enumerate(op.operands):
+        # The common cases, answered as `value_dominates` answers them: an
+        # argument of the user's own block, a result of an earlier op of it.
+        cls = value.__class__
+        if cls is BlockArgument:
+            if value.block is block and block.parent is not None:  # type: ignore[attr-defined]
+                continue
+        elif cls is OpResult and table is not None:
+            def_op = value.op  # type: ignore[attr-defined]
+            if def_op.parent is block and def_op is not op and table[def_op] < table[op]:
+                continue
         if not value_dominates(info, value, op):
             notes: list[tuple[Operation | None, str]] = []
             if isinstance(value, OpResult):

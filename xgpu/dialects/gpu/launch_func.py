@@ -161,11 +161,13 @@ def _slice_groups(
     counts = sizes.get_values()
     if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
         return None
+    flat = tuple(operands)  # slices of a plain tuple (SSAValues slices in Python)
     groups: list[Sequence[SSAValue]] = []
     start = 0
     for count in counts:
-        groups.append(tuple(operands[start : start + count]))  # type: ignore[operator]
-        start += count  # type: ignore[operator]
+        end = start + count  # type: ignore[operator]
+        groups.append(flat[start:end])
+        start = end
     return groups
 
 
@@ -261,7 +263,17 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
                 for name in (("grid",), ("block",), ("cluster",))[(first - 1) // 3]
                 for d in "xyz"
             )
-        return tuple(g[0] if len(g) == 1 else None for g in groups[first : first + 3])
+        x, y, z = groups[first : first + 3]
+        return (
+            x[0] if len(x) == 1 else None,
+            y[0] if len(y) == 1 else None,
+            z[0] if len(z) == 1 else None,
+        )
+
+    def _kernel_args(self) -> Sequence[SSAValue]:
+        """`kernel_operands`, from the memoized groups when the sizes are well formed."""
+        groups = self._operand_groups()
+        return self.kernel_operands if groups is None else groups[11]
 
     @property
     def grid_sizes(self) -> Dim3:
@@ -514,7 +526,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
 
     def verify_(self) -> None:
         dims = (*self.grid_sizes, *self.block_sizes)
-        if any(d.type != dims[0].type for d in dims):
+        first = dims[0].type
+        if any(d.type is not first and d.type != first for d in dims):
             raise VerifyException(
                 "failed to verify that all of {gridSizeX, gridSizeY, gridSizeZ, "
                 "blockSizeX, blockSizeY, blockSizeZ} have same type"
@@ -554,7 +567,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         # A launch of the same kernel with the same operand types was found
         # valid earlier in this verification: nothing new to check.
         if _SYMBOL_INDEX is not None:
-            ok_key = (module, self.kernel, tuple(o.type for o in self.kernel_operands))
+            ok_key = (module, self.kernel, tuple(o.type for o in self._kernel_args()))
             ok_launches = _SYMBOL_INDEX.setdefault(_VALID_LAUNCHES, {})  # type: ignore[call-overload]
             if ok_key in ok_launches:
                 return
@@ -602,6 +615,17 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
                 raise VerifyException(f"type of function argument {i} does not match")
 
 
+def _grandchildren(module: ModuleOp) -> Iterator[Operation]:
+    """The ops in the regions of the ops of `module`, in the order of the IR
+    (the order in which a walk of the module meets them)."""
+    for region in module.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                for inner in child.regions:
+                    for inner_block in inner.blocks:
+                        yield from inner_block.ops
+
+
 def verify_container_module_kernels(module: ModuleOp) -> None:
     """The kernel-symbol checks of the launches in a `gpu.container_module`, which
     MLIR runs as it verifies the module's attributes, so before any op nested in
@@ -611,13 +635,10 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
     checked: set[int] | None = None
     if _SYMBOL_INDEX is not None:
         checked = _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,arg-type]
-    for op in module.walk():
+    for op in _grandchildren(module):
         if not isinstance(op, LaunchFuncOp) or not isinstance(
             op.properties.get("kernel"), SymbolRefAttr
         ):
-            continue
-        parent = op.parent_op()
-        if parent is None or parent.parent_op() is not module:
             continue
         try:
             op.verify_kernel_symbol()
