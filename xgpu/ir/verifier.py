@@ -359,7 +359,7 @@ def verify_all(root: Operation) -> list[Diagnostic]:
     dominate counts, after the other checks of the op). Empty when valid."""
     found: list[Diagnostic] = []
     try:
-        with deferring_region_checks(), indexed_symbol_tables():
+        with gc_paused(), deferring_region_checks(), indexed_symbol_tables():
             _verify_isolated(root, found)
     except _Failed as failed:
         found.append(failed.diag)
