@@ -159,3 +159,58 @@ def test_signature_memo_matches_xdsl(seed: int) -> None:
         fast = _outcome(lambda op=op, d=op_def: speedups._verify(d, op))
         general = _outcome(lambda op=op, d=op_def: speedups._xdsl_verify(d, op))
         assert fast == general
+
+
+def _structure_ops(rng: random.Random) -> list[Operation]:
+    """gpu ops with operand segment sizes (shared, made apart, malformed,
+    missing, given as an attribute) and properties present or not."""
+    from xdsl.dialects.builtin import DenseArrayBase, UnitAttr
+
+    from xgpu.dialects.gpu.host import AllocOp, DeallocOp, MemcpyOp, WaitOp
+    from xgpu.dialects.gpu.launch_func import LaunchFuncOp
+
+    values = [_TestOp(result_types=[i32]).results[0] for _ in range(4)]
+    shared = {n: DenseArrayBase.from_list(i32, [n, 0, 0]) for n in range(3)}
+    ops: list[Operation] = []
+    for _ in range(30):
+        cls = rng.choice([AllocOp, DeallocOp, MemcpyOp, WaitOp, LaunchFuncOp])
+        count = rng.randrange(4)
+        properties: dict = {}
+        attributes: dict = {}
+        kind = rng.randrange(6)
+        if kind == 0:
+            properties["operandSegmentSizes"] = shared[min(count, 2)]
+        elif kind == 1:
+            properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [count, 0, 0])
+        elif kind == 2:
+            sizes = [rng.randrange(-1, 3) for _ in range(rng.choice([2, 3, 13]))]
+            properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+                rng.choice([i32, i64]), sizes
+            )
+        elif kind == 3:
+            attributes["operandSegmentSizes"] = shared[min(count, 2)]
+        if rng.random() < 0.3:
+            properties[rng.choice(["hostShared", "kernel"])] = UnitAttr()
+        if rng.random() < 0.2:
+            attributes["x"] = UnitAttr()
+        ops.append(
+            cls.create(
+                operands=values[:count],
+                result_types=[i32] * rng.randrange(3),
+                properties=properties,
+                attributes=attributes,
+            )
+        )
+    return ops
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_ods_structure_memo_matches_the_checks(seed: int) -> None:
+    from xgpu.ir import verifier
+
+    rng = random.Random(seed)
+    ops = _structure_ops(rng)
+    for op in ops + rng.sample(ops, len(ops)):
+        fast = _outcome(lambda op=op: verifier._verify_ods_structure(op))
+        general = _outcome(lambda op=op: verifier._check_ods_structure(op))
+        assert fast == general

@@ -84,16 +84,19 @@ _MAX_VERIFIED = 65536
 
 
 def _signature_ids(self: OpDef, op: Operation) -> tuple[int, ...]:
-    ids = [id(self)]
-    ids.extend(id(o.type) for o in op.operands)
-    ids.append(-1)
-    ids.extend(id(r.type) for r in op.results)
-    for container in (op.properties, op.attributes):
-        ids.append(-1)
-        for name, attr in container.items():
-            ids.append(id(name))
-            ids.append(id(attr))
-    return tuple(ids)
+    properties, attributes = op.properties, op.attributes
+    return (
+        id(self),
+        *[id(o.type) for o in op.operands],
+        -1,
+        *[id(r.type) for r in op.results],
+        -1,
+        *map(id, properties),
+        *map(id, properties.values()),
+        -1,
+        *map(id, attributes),
+        *map(id, attributes.values()),
+    )
 
 
 # signature ids -> the objects they name (kept alive while they are keys)

@@ -565,9 +565,10 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             return
 
         # A launch of the same kernel with the same operand types was found
-        # valid earlier in this verification: nothing new to check.
+        # valid earlier in this verification: nothing new to check. (By
+        # identity: the IR, which holds these objects, does not change meanwhile.)
         if _SYMBOL_INDEX is not None:
-            ok_key = (module, self.kernel, tuple(o.type for o in self._kernel_args()))
+            ok_key = (id(module), id(self.kernel), *[id(o.type) for o in self._kernel_args()])
             ok_launches = _SYMBOL_INDEX.setdefault(_VALID_LAUNCHES, {})  # type: ignore[call-overload]
             if ok_key in ok_launches:
                 return
