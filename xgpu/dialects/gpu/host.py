@@ -3,6 +3,7 @@ host_unregister and set_default_device."""
 
 from __future__ import annotations
 
+import re
 from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar, cast
@@ -58,6 +59,7 @@ from xgpu.dialects.gpu.async_interface import (
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
 from xgpu.ir.fast_print import value_names
+from xgpu.ir.line_forms import VALUE, defined_values, line_form
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
 
@@ -456,6 +458,36 @@ def _parse_wait(cls: type[WaitOp], parser: Parser) -> WaitOp:
 
 
 WaitOp.parse = classmethod(_parse_wait)  # type: ignore[method-assign,assignment]
+
+_WAIT_TOKEN = AsyncTokenType()
+# The whole rest of the line `%t = gpu.wait async [%a, ...]` (see
+# `xgpu.ir.line_forms`), when it ends there and the next line does not go on
+# with a dependency list: what `_parse_wait` reads and builds, in one match.
+_WAIT_LINE = re.compile(
+    rf"[ \t]+async(?:[ \t]*\[[ \t]*({VALUE}(?:[ \t]*,[ \t]*{VALUE})*)[ \t]*\])?"
+    r"[ \t]*\r?\n[ \t\r\n]*(?=[%}{A-Za-z\"^])"
+)
+
+
+@line_form(WaitOp.name)
+def _wait_line(parser: Parser, op_type: type[Operation], start: int):  # type: ignore[no-untyped-def]
+    match = _WAIT_LINE.match(parser.lexer.input.content, start) if op_type is WaitOp else None
+    if match is None:
+        return None
+    deps = defined_values(parser, match.group(1), _WAIT_TOKEN)
+    if deps is None:
+        return None
+    end = match.end()
+
+    def build() -> WaitOp:
+        parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
+        attributes = parser.parse_optional_attr_dict()
+        return WaitOp.create(
+            operands=deps, result_types=async_token_types(True), attributes=attributes
+        )
+
+    return build
+
 
 _format_print_wait = WaitOp.print
 

@@ -50,9 +50,16 @@ from xgpu.dialects.gpu.async_interface import (
     parse_defined_async_dependencies,
     print_async_dependencies,
 )
-from xgpu.dialects.gpu.launch_func_form import INDEX, TOKEN, parse_common_form, segment_sizes
+from xgpu.dialects.gpu.launch_func_form import (
+    INDEX,
+    TOKEN,
+    launch_line_form,
+    parse_common_form,
+    segment_sizes,
+)
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir.fast_print import attribute_text, value_names
+from xgpu.ir.line_forms import line_form
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
@@ -653,6 +660,8 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
         if checked is not None:
             checked.add(id(op))
 
+
+line_form(LaunchFuncOp.name)(launch_line_form(LaunchFuncOp))
 
 OPS: list[type] = [LaunchFuncOp]
 ATTRS: list[type] = []
