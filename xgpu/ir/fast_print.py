@@ -8,15 +8,23 @@ text of their types and attributes, kept per printer.
 
 Both helpers answer None when the fast form does not apply; the op then
 prints through the general code, which gives the same text.
+
+`LINE_TEXTS` holds, per op class, a function giving the text an op of it
+prints after its name (None when it cannot say): the printer then writes
+the op's whole line, its result included, at once (`MLIRPrinter.print_op`).
+Only ops without regions or the IsolatedFromAbove trait register one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from io import StringIO
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.printer import Printer
+
+#: op class -> (op, printer) -> the text its print writes after the op name, or None
+LINE_TEXTS: dict[type[Operation], Callable[[Operation, Printer], str | None]] = {}
 
 _TEXTS = "_xgpu_attribute_texts"
 # Text that may depend on the printer's state (alias names, resources, maps

@@ -58,7 +58,7 @@ from xgpu.dialects.gpu.async_interface import (
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
-from xgpu.ir.fast_print import value_names
+from xgpu.ir.fast_print import LINE_TEXTS, value_names
 from xgpu.ir.line_forms import VALUE, defined_values, line_form
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
@@ -492,22 +492,29 @@ def _wait_line(parser: Parser, op_type: type[Operation], start: int):  # type: i
 _format_print_wait = WaitOp.print
 
 
-def _print_wait(self: WaitOp, printer: Printer) -> None:
-    """The declarative format's text as one string for a wait without
-    attributes whose tokens the printer has named."""
+def _wait_text(self: Operation, printer: Printer) -> str | None:
+    """The declarative format's text for a wait without attributes whose
+    tokens the printer has named, as one string (None for another wait)."""
     deps = None if self.attributes else value_names(printer, self.operands)
     if deps is None or type(self) is not WaitOp:
-        _format_print_wait(self, printer)
-        return
+        return None
     is_async = bool(self.results)
     if deps:
         joined = ", ".join(deps)
-        printer.print_string(f" async [{joined}]" if is_async else f" [{joined}]")
+        return f" async [{joined}]" if is_async else f" [{joined}]"
+    return " async" if is_async else " "
+
+
+def _print_wait(self: WaitOp, printer: Printer) -> None:
+    text = _wait_text(self, printer)
+    if text is None:
+        _format_print_wait(self, printer)
     else:
-        printer.print_string(" async" if is_async else " ")
+        printer.print_string(text)
 
 
 WaitOp.print = _print_wait  # type: ignore[method-assign]
+LINE_TEXTS[WaitOp] = _wait_text
 
 
 OPS: list[type] = [

@@ -58,7 +58,7 @@ from xgpu.dialects.gpu.launch_func_form import (
     segment_sizes,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
-from xgpu.ir.fast_print import attribute_text, value_names
+from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, value_names
 from xgpu.ir.line_forms import line_form
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
@@ -662,6 +662,7 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
 
 
 line_form(LaunchFuncOp.name)(launch_line_form(LaunchFuncOp))
+LINE_TEXTS[LaunchFuncOp] = lambda op, printer: op._fast_text(printer)  # type: ignore[attr-defined]
 
 OPS: list[type] = [LaunchFuncOp]
 ATTRS: list[type] = []
