@@ -152,6 +152,9 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         self._top_op: Operation | None = None
         self._file_attr: Attribute | None = None
         self._region_depth = 0
+        # Whether a value was used before its definition (`resolve_operand`
+        # then made a forward reference).
+        self._forward_references = False
         # The `<{...}>` of each generic op being parsed, as written.
         self._written_properties: list[dict[str, Attribute] | None] = []
 
@@ -178,7 +181,7 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
             module.location = diagnostics.make_location_attr(self._file, line, col)
         # xDSL can leave a forward reference unresolved when its definition was
         # in a region that closed before; MLIR rejects such a use.
-        for op in module.walk():
+        for op in module.walk() if self._forward_references else ():
             for operand in op.operands:
                 if isinstance(operand, ForwardDeclaredValue):
                     loc = diagnostics.location_of(op)
@@ -186,6 +189,11 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
                         Diagnostic("error", "use of undeclared SSA value name", loc, op=op)
                     )
         return module
+
+    def resolve_operand(self, operand, type):  # type: ignore[no-untyped-def]
+        if operand.operand_name not in self.ssa_values:
+            self._forward_references = True
+        return super().resolve_operand(operand, type)
 
     def parse_optional_location(self):
         location = super().parse_optional_location()
