@@ -426,8 +426,9 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         if groups is None or self.attributes or any(groups[7:11]) or groups[12]:
             return None
         dims = groups[1:7]
-        if any(len(d) != 1 or d[0].type != INDEX for d in dims):
-            return None
+        for d in dims:
+            if len(d) != 1 or ((t := d[0].type) is not INDEX and t != INDEX):
+                return None
         deps = value_names(printer, groups[0])
         sizes = value_names(printer, (d[0] for d in dims))
         args = value_names(printer, groups[11])
