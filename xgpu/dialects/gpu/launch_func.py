@@ -108,6 +108,15 @@ def indexed_symbol_tables() -> Iterator[None]:
         _SYMBOL_INDEX = outer
 
 
+def checked_launches() -> set[int] | None:
+    """Within `indexed_symbol_tables`: the ids of the launches whose kernel
+    symbol was found valid (their own verifier need not check it again);
+    None outside."""
+    if _SYMBOL_INDEX is None:
+        return None
+    return _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,return-value]
+
+
 def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
     """The op named `name` directly in the symbol table `table`, or None."""
     if not table.regions or not table.regions[0].blocks:
@@ -622,44 +631,6 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         for i, (operand, expected) in enumerate(zip(self.kernel_operands, inputs)):
             if operand.type != expected:
                 raise VerifyException(f"type of function argument {i} does not match")
-
-
-def _grandchildren(module: ModuleOp) -> Iterator[Operation]:
-    """The ops in the regions of the ops of `module`, in the order of the IR
-    (the order in which a walk of the module meets them)."""
-    for region in module.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                for inner in child.regions:
-                    for inner_block in inner.blocks:
-                        yield from inner_block.ops
-
-
-def verify_container_module_kernels(module: ModuleOp) -> None:
-    """The kernel-symbol checks of the launches in a `gpu.container_module`, which
-    MLIR runs as it verifies the module's attributes, so before any op nested in
-    the module (a launch of a kernel in a plain `module` reports the bad kernel
-    module before the misplaced `gpu.func` in it). Launches without a symbol
-    `kernel`, or too malformed to read, are left to their own verifier."""
-    checked: set[int] | None = None
-    if _SYMBOL_INDEX is not None:
-        checked = _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,arg-type]
-    for op in _grandchildren(module):
-        if not isinstance(op, LaunchFuncOp) or not isinstance(
-            op.properties.get("kernel"), SymbolRefAttr
-        ):
-            continue
-        try:
-            op.verify_kernel_symbol()
-        except OpDiagnostic as diag:
-            diag.op = diag.op or op
-            raise
-        except VerifyException as exc:
-            raise OpDiagnostic(str(exc), op=op) from None
-        except Exception:
-            continue
-        if checked is not None:
-            checked.add(id(op))
 
 
 line_form(LaunchFuncOp.name)(launch_line_form(LaunchFuncOp))
