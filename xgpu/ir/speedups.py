@@ -41,6 +41,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 
 from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Operation
@@ -83,13 +84,18 @@ _VERIFIED: set[object] = set()
 _MAX_VERIFIED = 65536
 
 
+# `value.type` without the property call per value (xDSL 0.75 keeps it in
+# the field `_type`; `Operation._operands` is the operand tuple).
+_value_type = attrgetter("_type")
+
+
 def _signature_ids(self: OpDef, op: Operation) -> tuple[int, ...]:
     properties, attributes = op.properties, op.attributes
     return (
         id(self),
-        *[id(o.type) for o in op.operands],
+        *map(id, map(_value_type, op._operands)),  # pyright: ignore[reportPrivateUsage]
         -1,
-        *[id(r.type) for r in op.results],
+        *map(id, map(_value_type, op.results)),
         -1,
         *map(id, properties),
         *map(id, properties.values()),
