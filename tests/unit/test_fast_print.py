@@ -7,6 +7,8 @@ import pytest
 
 from xgpu.dialects.gpu import host
 from xgpu.dialects.gpu.launch_func import LaunchFuncOp
+from xgpu.ir import fast_print
+from xgpu.ir import printer as printer_module
 
 MODULE = """module attributes {{gpu.container_module}} {{
   gpu.module @k {{
@@ -74,6 +76,8 @@ ARGS = [(), ("--mlir-style",), ("--mlir-print-op-generic",), ("--mlir-print-debu
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(LaunchFuncOp, "_fast_text", lambda self, printer: None)
     monkeypatch.setattr(host, "value_names", lambda printer, values: None)
+    monkeypatch.setattr(fast_print, "LINE_TEXTS", {})
+    monkeypatch.setattr(printer_module, "LINE_TEXTS", {})
 
 
 MIXED = "\n".join(
@@ -114,9 +118,41 @@ def test_the_common_launch_takes_the_fast_form(xgpu_opt, monkeypatch):
     monkeypatch.setattr(LaunchFuncOp, "_fast_text", spy)
     res = xgpu_opt(MODULE.format(body="\n".join([LAUNCHES[0], LAUNCHES[5], LAUNCHES[9]])))
     assert res.rc == 0, res.err
-    # (The module may be printed twice: a first, discarded, printing finds aliases.)
-    assert used and used == [True, False, False] * (len(used) // 3)
+    # (The module may be printed twice: a first, discarded, printing finds aliases.
+    # A launch without the one-string form is asked twice: for its whole line,
+    # then by its print.)
+    assert used and used == [True, False, False, False, False] * (len(used) // 5)
     assert (
         "%l = gpu.launch_func async [%t] @k::@f blocks in (%n, %c1, %c1) "
         "threads in (%c1, %c1, %c1)  args(%b : memref<?xf32>, %n : index)\n" in res.out
     )
+
+
+@pytest.mark.parametrize("body", [*LAUNCHES, *WAITS, MIXED])
+@pytest.mark.parametrize("args", [(), ("--mlir-style",), ("-p", "canonicalize")])
+def test_whole_lines_print_as_print_op_prints_them(xgpu_opt, monkeypatch, body, args):
+    """The one-string lines (`fast_print.LINE_TEXTS`) against `print_op`'s
+    own sequence, the op texts being the same one-string forms."""
+    text = MODULE.format(body=body)
+    fast = xgpu_opt(text, *args)
+    assert fast.rc == 0, fast.err
+    monkeypatch.setattr(printer_module, "LINE_TEXTS", {})
+    general = xgpu_opt(text, *args)
+    assert (fast.out, fast.err) == (general.out, general.err)
+
+
+def test_the_common_lines_print_in_one_write(xgpu_opt, monkeypatch):
+    lines: list[str] = []
+    real = printer_module.MLIRPrinter._print_line
+
+    def spy(self, op):
+        done = real(self, op)
+        if done:
+            lines.append(op.name)
+        return done
+
+    monkeypatch.setattr(printer_module.MLIRPrinter, "_print_line", spy)
+    res = xgpu_opt(MODULE.format(body=MIXED))
+    assert res.rc == 0, res.err
+    # %0 and %1 have no name hint: print_op numbers them.
+    assert lines[:6] == ["gpu.wait", "gpu.wait", *["gpu.launch_func"] * 3, "gpu.wait"]

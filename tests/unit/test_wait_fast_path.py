@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from xgpu.dialects.gpu import host
+from xgpu.ir import line_forms
 
 HEAD = "func.func @f(%a: !gpu.async.token, %i: index, %m: memref<4xf32>) {\n"
 TAIL = "  func.return\n}\n"
@@ -72,6 +73,7 @@ def test_same_output_and_diagnostics_as_the_declarative_parser(xgpu_opt, monkeyp
     text = HEAD + body + TAIL
     fast = _run(xgpu_opt, text, *args)
     monkeypatch.setattr(host, "_wait_fast_path", lambda parser: None)
+    monkeypatch.setattr(line_forms, "LINE_FORMS", {})
     general = _run(xgpu_opt, text, *args)
     assert fast == general
     assert "Traceback" not in fast[2]
@@ -91,6 +93,7 @@ def test_the_fast_path_reads_the_common_forms(monkeypatch):
         return found
 
     monkeypatch.setattr(host, "_wait_fast_path", spy)
+    monkeypatch.setattr(line_forms, "LINE_FORMS", {})  # (which read whole lines first)
     module = parse(
         HEAD
         + "  %t = gpu.wait async\n  %u = gpu.wait async [%t, %a] {x = 1 : i32}\n"
@@ -154,6 +157,7 @@ def test_launch_same_output_and_diagnostics_as_the_general_parser(
     fast = _run(xgpu_opt, text, *args)
     monkeypatch.setattr(launch_func, "parse_defined_async_dependencies", lambda parser: None)
     monkeypatch.setattr(launch_func, "parse_common_form", lambda parser: None)
+    monkeypatch.setattr(line_forms, "LINE_FORMS", {})
     general = _run(xgpu_opt, text, *args)
     assert fast == general
     assert "Traceback" not in fast[2]

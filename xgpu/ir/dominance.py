@@ -20,7 +20,9 @@ class DominanceInfo:
     """Lazily computed op positions and block dominators, per region."""
 
     def __init__(self) -> None:
-        self._positions: dict[Block, dict[Operation, int]] = {}
+        # Per block: op id -> position (by identity: an op's hash is a Python
+        # call; the IR, which keeps the ops alive, does not change meanwhile).
+        self._positions: dict[Block, dict[int, int]] = {}
         # Blocks of graph regions, where no position table is built.
         self.graph_blocks: set[Block] = set()
         self._dominators: dict[Region, dict[Block, set[Block]]] = {}
@@ -30,9 +32,9 @@ class DominanceInfo:
         assert block is not None
         table = self._positions.get(block)
         if table is None:
-            table = {o: i for i, o in enumerate(block.ops)}
+            table = {id(o): i for i, o in enumerate(block.ops)}
             self._positions[block] = table
-        return table[op]
+        return table[id(op)]
 
     def dominators(self, block: Block) -> set[Block]:
         region = block.parent
@@ -97,7 +99,7 @@ def value_dominates(info: DominanceInfo, value: SSAValue, user: Operation) -> bo
         table = info._positions.get(block)  # noqa: SLF001
         if table is not None:
             def_op = value.op
-            return def_op is not user and table[def_op] < table[user]
+            return def_op is not user and table[id(def_op)] < table[id(user)]
         if block not in info.graph_blocks and (region := block.parent) is not None:
             if _is_graph_region(region):
                 info.graph_blocks.add(block)
@@ -163,7 +165,19 @@ def _where(def_op: Operation, user: Operation) -> str:
 
 def verify_dominance(op: Operation, info: DominanceInfo) -> None:
     """Raise OpDiagnostic if an operand of `op` does not dominate `op`."""
+    block = op.parent
+    table = info._positions.get(block) if block is not None else None  # noqa: SLF001
     for i, value in enumerate(op.operands):
+        # The common cases, answered as `value_dominates` answers them: an
+        # argument of the user's own block, a result of an earlier op of it.
+        cls = value.__class__
+        if cls is BlockArgument:
+            if value.block is block and block.parent is not None:  # type: ignore[attr-defined]
+                continue
+        elif cls is OpResult and table is not None:
+            def_op = value.op  # type: ignore[attr-defined]
+            if def_op.parent is block and def_op is not op and table[id(def_op)] < table[id(op)]:
+                continue
         if not value_dominates(info, value, op):
             notes: list[tuple[Operation | None, str]] = []
             if isinstance(value, OpResult):

@@ -8,17 +8,26 @@ text of their types and attributes, kept per printer.
 
 Both helpers answer None when the fast form does not apply; the op then
 prints through the general code, which gives the same text.
+
+`LINE_TEXTS` holds, per op class, a function giving the text an op of it
+prints after its name (None when it cannot say): the printer then writes
+the op's whole line, its result included, at once (`MLIRPrinter.print_op`).
+Only ops without regions or the IsolatedFromAbove trait register one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from io import StringIO
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.printer import Printer
 
+#: op class -> (op, printer) -> the text its print writes after the op name, or None
+LINE_TEXTS: dict[type[Operation], Callable[[Operation, Printer], str | None]] = {}
+
 _TEXTS = "_xgpu_attribute_texts"
+_SEEN = "_xgpu_attribute_texts_by_id"
 # Text that may depend on the printer's state (alias names, resources, maps
 # collected for aliases) or span lines is not kept.
 _STATEFUL = ("#", "affine", "dense_resource", "\n")
@@ -41,15 +50,25 @@ def attribute_text(printer: Printer, attr: Attribute) -> str | None:
     the printer's state (kept per printer after the first time)."""
     if printer._next_line_callback:  # pyright: ignore[reportPrivateUsage]
         return None  # something waits for the next newline: print as usual
+    # Looked up by identity first (hashing a type hashes all its parameters);
+    # the entry keeps the attribute alive, so its id names it.
+    seen: dict[int, tuple[Attribute, str | None]] | None = printer.__dict__.get(_SEEN)
+    if seen is None:
+        seen = printer.__dict__[_SEEN] = {}
+    if (entry := seen.get(id(attr))) is not None:
+        return entry[1]
     texts: dict[Attribute, str | None] | None = printer.__dict__.get(_TEXTS)
     if texts is None:
         texts = printer.__dict__[_TEXTS] = {}
     try:
-        return texts[attr]
+        text = texts[attr]
     except KeyError:
         pass
     except TypeError:  # an unhashable attribute
         return None
+    else:
+        seen[id(attr)] = (attr, text)
+        return text
     stream = printer.stream
     line, column = printer._current_line, printer._current_column  # pyright: ignore
     capture = StringIO()
@@ -62,6 +81,8 @@ def attribute_text(printer: Printer, attr: Attribute) -> str | None:
     text = capture.getvalue()
     if any(s in text for s in _STATEFUL):
         texts[attr] = None
+        seen[id(attr)] = (attr, None)
         return None
     texts[attr] = text
+    seen[id(attr)] = (attr, text)
     return text

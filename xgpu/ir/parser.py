@@ -43,6 +43,7 @@ from xgpu.ir.arg_locations import (
 from xgpu.ir.builtin_limits import BuiltinLimitsParser
 from xgpu.ir.enum_properties import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
+from xgpu.ir.line_forms import match_line
 from xgpu.ir.locations import LocationParser
 from xgpu.ir.nesting import MAX_NESTING, nesting_error
 from xgpu.ir.speedups import gc_paused
@@ -151,8 +152,17 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         self._top_op: Operation | None = None
         self._file_attr: Attribute | None = None
         self._region_depth = 0
+        # Whether a value was used before its definition (`resolve_operand`
+        # then made a forward reference).
+        self._forward_references = False
         # The `<{...}>` of each generic op being parsed, as written.
         self._written_properties: list[dict[str, Attribute] | None] = []
+
+    @property
+    def text_cache(self) -> dict[str, Attribute]:
+        """The simple types and symbol references read so far, by their text
+        (attributes are immutable: the same object serves each occurrence)."""
+        return self._text_cache
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         with gc_paused():
@@ -171,7 +181,7 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
             module.location = diagnostics.make_location_attr(self._file, line, col)
         # xDSL can leave a forward reference unresolved when its definition was
         # in a region that closed before; MLIR rejects such a use.
-        for op in module.walk():
+        for op in module.walk() if self._forward_references else ():
             for operand in op.operands:
                 if isinstance(operand, ForwardDeclaredValue):
                     loc = diagnostics.location_of(op)
@@ -179,6 +189,11 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
                         Diagnostic("error", "use of undeclared SSA value name", loc, op=op)
                     )
         return module
+
+    def resolve_operand(self, operand, type):  # type: ignore[no-untyped-def]
+        if operand.operand_name not in self.ssa_values:
+            self._forward_references = True
+        return super().resolve_operand(operand, type)
 
     def parse_optional_location(self):
         location = super().parse_optional_location()
@@ -356,7 +371,10 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
     def parse_operation(self) -> Operation:
         depth = len(self._name_positions)
         try:
-            op = super().parse_operation()
+            if (line := match_line(self)) is not None:
+                op = self._parse_line(*line)
+            else:
+                op = super().parse_operation()
         except ParseError as err:
             if len(self._name_positions) > depth:
                 self._attribute_error_to_op(err, self._name_positions[depth][0])
@@ -380,6 +398,20 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
                 op.location = self._op_location(line + self._line_offset, col)
             if op.regions:
                 locate_implicit_terminators(op)
+        return op
+
+    def _parse_line(self, name, span, at, op_type, build) -> Operation:  # type: ignore[no-untyped-def]
+        """What xDSL's `parse_operation` does around the op's own parse, for an
+        op whose line has a registered form (`line_forms.match_line`): one
+        result, not yet defined, named `%name`, and the op name at `at`."""
+        self._name_positions.append((at, 1))
+        dialects = self._parser_state.dialect_stack
+        dialects.append(op_type.dialect_name())
+        op = build()
+        dialects.pop()
+        if (location := self.parse_optional_location()) is not None:
+            op.location = location
+        self._register_ssa_definition(name, op.results, span)
         return op
 
     def _attribute_error_to_op(self, err: ParseError, name_pos: int) -> None:

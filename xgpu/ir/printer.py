@@ -40,6 +40,7 @@ from xdsl.targets.mlir import MLIRTarget
 
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir.affine_text import affine_map_text, affine_set_text
+from xgpu.ir.fast_print import LINE_TEXTS
 from xgpu.ir.speedups import gc_paused
 
 
@@ -146,7 +147,9 @@ class MLIRPrinter(Printer):
 
     def print_op(self, op: Operation) -> None:
         if not op.regions:
-            return super().print_op(op)
+            if not self._print_line(op):
+                super().print_op(op)
+            return
         # As in MLIR, a name is taken only within its region: the names of an
         # op's block arguments (even those its custom syntax prints before the
         # body) and nested values are free again after the op; sibling regions
@@ -191,15 +194,42 @@ class MLIRPrinter(Printer):
     def print_ssa_value(self, value: SSAValue) -> str:
         if value in self._ssa_values or not value.name_hint:
             return super().print_ssa_value(value)
+        name = self._name_from_hint(value)
+        self.print_string(f"%{name}")
+        return name
+
+    def _name_from_hint(self, value: SSAValue) -> str:
+        """Give `value`, not yet named, its name hint (uniquified)."""
         used = self.ssa_names
         name = value.name_hint
+        assert name is not None
         while name in used:
             name = f"{value.name_hint}_{self._conflict_ids[-1]}"
             self._conflict_ids[-1] += 1
         used[name] = 1
         self._ssa_values[value] = name
-        self.print_string(f"%{name}")
         return name
+
+    def _print_line(self, op: Operation) -> bool:
+        """Print `op` (no regions) as one string when its class gives the text
+        after its name (`fast_print.LINE_TEXTS`) and it has no result or one
+        with a name hint: what `print_op` would write, in one write."""
+        text_of = LINE_TEXTS.get(type(op))
+        if text_of is None or self.print_generic_format or self.print_debuginfo:
+            return False
+        results = op.results
+        if len(results) > 1 or op in self.diagnostic.op_messages:
+            return False
+        if results and (results[0] in self._ssa_values or not results[0].name_hint):
+            return False
+        text = text_of(op, self)
+        if text is None:
+            return False
+        if results:
+            self.print_string(f"%{self._name_from_hint(results[0])} = {op.name}{text}")
+        else:
+            self.print_string(f"{op.name}{text}")
+        return True
 
     def print_float(self, value: float, type: AnyFloat) -> None:
         # xDSL cannot pack f80 and f128 (its float printer round-trips through

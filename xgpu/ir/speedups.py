@@ -14,6 +14,18 @@ which repeat from line to line of a host program: a signature that passed once
 passes again, so only the traits (which may look at the op's parent or
 position) are checked again.
 
+The signature is first looked up by the identity of its attributes (the
+parser gives every `memref<?xf32>` of a file one object): hashing nested
+attributes by value, as the set of signatures does, cost more than the check
+it saved. The table keeps the attributes it names alive, so an id in it always
+means the same object.
+
+`IsolatedFromAbove.verify` asks, for every operand in the op's regions,
+whether the op is an ancestor of the value's owner, walking up the parents
+each time; an operand defined in the block of its user (nearly all of them in
+a host program) is inside by construction. Only the others are asked, and a
+failure is left to xDSL's own check, which reports it in its words.
+
 `Operation.get_trait(T)` scans the class's traits; the answer per (op class,
 trait class) is kept (and dropped when a trait is added to a class).
 
@@ -29,11 +41,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 
 from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Operation
 from xdsl.ir.core import OpTraits
 from xdsl.irdl.operations import OpDef
+from xdsl.traits import IsolatedFromAbove
 
 _KEY = "_xgpu_values"
 
@@ -70,9 +84,39 @@ _VERIFIED: set[object] = set()
 _MAX_VERIFIED = 65536
 
 
+# `value.type` without the property call per value (xDSL 0.75 keeps it in
+# the field `_type`; `Operation._operands` is the operand tuple).
+_value_type = attrgetter("_type")
+
+
+def _signature_ids(self: OpDef, op: Operation) -> tuple[int, ...]:
+    properties, attributes = op.properties, op.attributes
+    return (
+        id(self),
+        *map(id, map(_value_type, op._operands)),  # pyright: ignore[reportPrivateUsage]
+        -1,
+        *map(id, map(_value_type, op.results)),
+        -1,
+        *map(id, properties),
+        *map(id, properties.values()),
+        -1,
+        *map(id, attributes),
+        *map(id, attributes.values()),
+    )
+
+
+# signature ids -> the objects they name (kept alive while they are keys)
+_VERIFIED_IDS: dict[tuple[int, ...], tuple[object, ...]] = {}
+
+
 def _verify(self: OpDef, op: Operation) -> None:
     if op.regions or op.successors:
         _xdsl_verify(self, op)
+        return
+    ids = _signature_ids(self, op)
+    if ids in _VERIFIED_IDS:
+        for trait in self.traits:
+            trait.verify(op)
         return
     try:
         key = (
@@ -86,14 +130,37 @@ def _verify(self: OpDef, op: Operation) -> None:
     except TypeError:  # an unhashable attribute
         _xdsl_verify(self, op)
         return
-    if not known:
+    if known:
+        for trait in self.traits:
+            trait.verify(op)
+    else:
         _xdsl_verify(self, op)
         if len(_VERIFIED) >= _MAX_VERIFIED:
             _VERIFIED.clear()
         _VERIFIED.add(key)
-        return
-    for trait in self.traits:
-        trait.verify(op)
+    if len(_VERIFIED_IDS) >= _MAX_VERIFIED:
+        _VERIFIED_IDS.clear()
+    _VERIFIED_IDS[ids] = (self, key)
+
+
+_xdsl_isolated_verify = IsolatedFromAbove.verify
+
+
+def _isolated_verify(self: IsolatedFromAbove, op: Operation) -> None:
+    regions = list(op.regions)
+    while regions:
+        region = regions.pop()
+        for block in region.blocks:
+            for child in block.ops:
+                for operand in child.operands:
+                    owner = operand.owner
+                    if owner is block or owner.parent is block:
+                        continue
+                    if owner is op or not op.is_ancestor(owner):
+                        _xdsl_isolated_verify(self, op)  # raises, in xDSL's words
+                        raise AssertionError("IsolatedFromAbove: xDSL found no use from outside")
+                if child.regions and not child.has_trait(IsolatedFromAbove):
+                    regions += child.regions
 
 
 _xdsl_get_trait = Operation.get_trait.__func__  # type: ignore[attr-defined]
@@ -118,6 +185,8 @@ def _add_trait(self: OpTraits, trait) -> None:  # type: ignore[no-untyped-def]
 
 
 def install() -> None:
+    if IsolatedFromAbove.verify is not _isolated_verify:
+        IsolatedFromAbove.verify = _isolated_verify  # type: ignore[method-assign]
     if DenseArrayBase.get_values is not _get_values:
         DenseArrayBase.get_values = _get_values  # type: ignore[method-assign]
     if OpDef.verify is not _verify:

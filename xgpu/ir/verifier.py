@@ -116,7 +116,23 @@ def _verify_ods_structure(op: Operation) -> None:
     ):
         return
     # The checks depend only on these, which repeat from op to op of a host
-    # program: a structure found valid once is valid again.
+    # program: a structure found valid once is valid again. Looked up first by
+    # the identity of the objects (the table keeps them alive), which costs
+    # less than hashing the attributes.
+    properties, attributes = op.properties, op.attributes
+    ids = (
+        type(op),
+        len(op.regions),
+        len(op.results),
+        len(op.operands),
+        id(properties.get(_SEGMENTS)),
+        id(attributes.get(_SEGMENTS)),
+        *map(id, properties),
+        -1,
+        *map(id, attributes),
+    )
+    if ids in _VALID_ODS_IDS:
+        return
     try:
         key = (
             type(op),
@@ -136,10 +152,14 @@ def _verify_ods_structure(op: Operation) -> None:
     if key is not None:
         if len(_VALID_ODS_STRUCTURES) >= 4096:
             _VALID_ODS_STRUCTURES.clear()
+            _VALID_ODS_IDS.clear()
         _VALID_ODS_STRUCTURES.add(key)
+        _VALID_ODS_IDS[ids] = key
 
 
 _VALID_ODS_STRUCTURES: set[tuple[object, ...]] = set()
+# the same, by identity: ids -> the key whose objects they name
+_VALID_ODS_IDS: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
 def _check_ods_structure(op: IRDLOperation) -> None:
@@ -359,7 +379,7 @@ def verify_all(root: Operation) -> list[Diagnostic]:
     dominate counts, after the other checks of the op). Empty when valid."""
     found: list[Diagnostic] = []
     try:
-        with deferring_region_checks(), indexed_symbol_tables():
+        with gc_paused(), deferring_region_checks(), indexed_symbol_tables():
             _verify_isolated(root, found)
     except _Failed as failed:
         found.append(failed.diag)

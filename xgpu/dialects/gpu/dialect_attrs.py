@@ -38,7 +38,7 @@ def verify_dialect_attribute(op: Operation, name: str, value: Attribute) -> None
                 f"expected '{CONTAINER_MODULE}' attribute to be attached to 'builtin.module'",
                 prefix=False,
             )
-        from xgpu.dialects.gpu.launch_func import verify_container_module_kernels
+        from xgpu.dialects.gpu.container_kernels import verify_container_module_kernels
 
         verify_container_module_kernels(op)
 

@@ -3,6 +3,7 @@ host_unregister and set_default_device."""
 
 from __future__ import annotations
 
+import re
 from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar, cast
@@ -57,7 +58,8 @@ from xgpu.dialects.gpu.async_interface import (
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
-from xgpu.ir.fast_print import value_names
+from xgpu.ir.fast_print import LINE_TEXTS, value_names
+from xgpu.ir.line_forms import VALUE, defined_values, line_form
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
 
@@ -457,25 +459,62 @@ def _parse_wait(cls: type[WaitOp], parser: Parser) -> WaitOp:
 
 WaitOp.parse = classmethod(_parse_wait)  # type: ignore[method-assign,assignment]
 
+_WAIT_TOKEN = AsyncTokenType()
+# The whole rest of the line `%t = gpu.wait async [%a, ...]` (see
+# `xgpu.ir.line_forms`), when it ends there and the next line does not go on
+# with a dependency list: what `_parse_wait` reads and builds, in one match.
+_WAIT_LINE = re.compile(
+    rf"[ \t]+async(?:[ \t]*\[[ \t]*({VALUE}(?:[ \t]*,[ \t]*{VALUE})*)[ \t]*\])?"
+    r"[ \t]*\r?\n[ \t\r\n]*(?=[%}{A-Za-z\"^])"
+)
+
+
+@line_form(WaitOp.name)
+def _wait_line(parser: Parser, op_type: type[Operation], start: int):  # type: ignore[no-untyped-def]
+    match = _WAIT_LINE.match(parser.lexer.input.content, start) if op_type is WaitOp else None
+    if match is None:
+        return None
+    deps = defined_values(parser, match.group(1), _WAIT_TOKEN)
+    if deps is None:
+        return None
+    end = match.end()
+
+    def build() -> WaitOp:
+        parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
+        attributes = parser.parse_optional_attr_dict()
+        return WaitOp.create(
+            operands=deps, result_types=async_token_types(True), attributes=attributes
+        )
+
+    return build
+
+
 _format_print_wait = WaitOp.print
 
 
-def _print_wait(self: WaitOp, printer: Printer) -> None:
-    """The declarative format's text as one string for a wait without
-    attributes whose tokens the printer has named."""
+def _wait_text(self: Operation, printer: Printer) -> str | None:
+    """The declarative format's text for a wait without attributes whose
+    tokens the printer has named, as one string (None for another wait)."""
     deps = None if self.attributes else value_names(printer, self.operands)
     if deps is None or type(self) is not WaitOp:
-        _format_print_wait(self, printer)
-        return
+        return None
     is_async = bool(self.results)
     if deps:
         joined = ", ".join(deps)
-        printer.print_string(f" async [{joined}]" if is_async else f" [{joined}]")
+        return f" async [{joined}]" if is_async else f" [{joined}]"
+    return " async" if is_async else " "
+
+
+def _print_wait(self: WaitOp, printer: Printer) -> None:
+    text = _wait_text(self, printer)
+    if text is None:
+        _format_print_wait(self, printer)
     else:
-        printer.print_string(" async" if is_async else " ")
+        printer.print_string(text)
 
 
 WaitOp.print = _print_wait  # type: ignore[method-assign]
+LINE_TEXTS[WaitOp] = _wait_text
 
 
 OPS: list[type] = [

@@ -50,9 +50,16 @@ from xgpu.dialects.gpu.async_interface import (
     parse_defined_async_dependencies,
     print_async_dependencies,
 )
-from xgpu.dialects.gpu.launch_func_form import INDEX, TOKEN, parse_common_form, segment_sizes
+from xgpu.dialects.gpu.launch_func_form import (
+    INDEX,
+    TOKEN,
+    launch_line_form,
+    parse_common_form,
+    segment_sizes,
+)
 from xgpu.dialects.gpu.types import AsyncTokenType
-from xgpu.ir.fast_print import attribute_text, value_names
+from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, value_names
+from xgpu.ir.line_forms import line_form
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
@@ -99,6 +106,15 @@ def indexed_symbol_tables() -> Iterator[None]:
         yield
     finally:
         _SYMBOL_INDEX = outer
+
+
+def checked_launches() -> set[int] | None:
+    """Within `indexed_symbol_tables`: the ids of the launches whose kernel
+    symbol was found valid (their own verifier need not check it again);
+    None outside."""
+    if _SYMBOL_INDEX is None:
+        return None
+    return _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,return-value]
 
 
 def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
@@ -161,11 +177,13 @@ def _slice_groups(
     counts = sizes.get_values()
     if len(counts) != 13 or sum(counts) != len(operands):  # type: ignore[arg-type]
         return None
+    flat = tuple(operands)  # slices of a plain tuple (SSAValues slices in Python)
     groups: list[Sequence[SSAValue]] = []
     start = 0
     for count in counts:
-        groups.append(tuple(operands[start : start + count]))  # type: ignore[operator]
-        start += count  # type: ignore[operator]
+        end = start + count  # type: ignore[operator]
+        groups.append(flat[start:end])
+        start = end
     return groups
 
 
@@ -261,7 +279,17 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
                 for name in (("grid",), ("block",), ("cluster",))[(first - 1) // 3]
                 for d in "xyz"
             )
-        return tuple(g[0] if len(g) == 1 else None for g in groups[first : first + 3])
+        x, y, z = groups[first : first + 3]
+        return (
+            x[0] if len(x) == 1 else None,
+            y[0] if len(y) == 1 else None,
+            z[0] if len(z) == 1 else None,
+        )
+
+    def _kernel_args(self) -> Sequence[SSAValue]:
+        """`kernel_operands`, from the memoized groups when the sizes are well formed."""
+        groups = self._operand_groups()
+        return self.kernel_operands if groups is None else groups[11]
 
     @property
     def grid_sizes(self) -> Dim3:
@@ -407,8 +435,9 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         if groups is None or self.attributes or any(groups[7:11]) or groups[12]:
             return None
         dims = groups[1:7]
-        if any(len(d) != 1 or d[0].type != INDEX for d in dims):
-            return None
+        for d in dims:
+            if len(d) != 1 or ((t := d[0].type) is not INDEX and t != INDEX):
+                return None
         deps = value_names(printer, groups[0])
         sizes = value_names(printer, (d[0] for d in dims))
         args = value_names(printer, groups[11])
@@ -514,7 +543,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
 
     def verify_(self) -> None:
         dims = (*self.grid_sizes, *self.block_sizes)
-        if any(d.type != dims[0].type for d in dims):
+        first = dims[0].type
+        if any(d.type is not first and d.type != first for d in dims):
             raise VerifyException(
                 "failed to verify that all of {gridSizeX, gridSizeY, gridSizeZ, "
                 "blockSizeX, blockSizeY, blockSizeZ} have same type"
@@ -552,9 +582,10 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
             return
 
         # A launch of the same kernel with the same operand types was found
-        # valid earlier in this verification: nothing new to check.
+        # valid earlier in this verification: nothing new to check. (By
+        # identity: the IR, which holds these objects, does not change meanwhile.)
         if _SYMBOL_INDEX is not None:
-            ok_key = (module, self.kernel, tuple(o.type for o in self.kernel_operands))
+            ok_key = (id(module), id(self.kernel), *[id(o.type) for o in self._kernel_args()])
             ok_launches = _SYMBOL_INDEX.setdefault(_VALID_LAUNCHES, {})  # type: ignore[call-overload]
             if ok_key in ok_launches:
                 return
@@ -602,35 +633,8 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
                 raise VerifyException(f"type of function argument {i} does not match")
 
 
-def verify_container_module_kernels(module: ModuleOp) -> None:
-    """The kernel-symbol checks of the launches in a `gpu.container_module`, which
-    MLIR runs as it verifies the module's attributes, so before any op nested in
-    the module (a launch of a kernel in a plain `module` reports the bad kernel
-    module before the misplaced `gpu.func` in it). Launches without a symbol
-    `kernel`, or too malformed to read, are left to their own verifier."""
-    checked: set[int] | None = None
-    if _SYMBOL_INDEX is not None:
-        checked = _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,arg-type]
-    for op in module.walk():
-        if not isinstance(op, LaunchFuncOp) or not isinstance(
-            op.properties.get("kernel"), SymbolRefAttr
-        ):
-            continue
-        parent = op.parent_op()
-        if parent is None or parent.parent_op() is not module:
-            continue
-        try:
-            op.verify_kernel_symbol()
-        except OpDiagnostic as diag:
-            diag.op = diag.op or op
-            raise
-        except VerifyException as exc:
-            raise OpDiagnostic(str(exc), op=op) from None
-        except Exception:
-            continue
-        if checked is not None:
-            checked.add(id(op))
-
+line_form(LaunchFuncOp.name)(launch_line_form(LaunchFuncOp))
+LINE_TEXTS[LaunchFuncOp] = lambda op, printer: op._fast_text(printer)  # type: ignore[attr-defined]
 
 OPS: list[type] = [LaunchFuncOp]
 ATTRS: list[type] = []

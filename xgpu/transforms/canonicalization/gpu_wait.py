@@ -15,10 +15,26 @@ result: `%1 = gpu.wait async [%0]` with `%0 = gpu.wait async` becomes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from xgpu.dialects.gpu.host import WaitOp
+
+
+# gpu.wait's only operands are its dependencies and its only result is its
+# token: read as such (the IRDL accessors compute the operand groups again on
+# each access, thousands of times per host program).
+def _dependencies(op: WaitOp) -> Sequence[SSAValue]:
+    return op.operands
+
+
+def _token(op: WaitOp) -> SSAValue | None:
+    results = op.results
+    if len(results) > 1:  # (IR that does not verify: the accessor's answer)
+        return op.async_token
+    return results[0] if results else None
 
 
 def _is_dependency_free_wait_token(value: SSAValue) -> bool:
@@ -32,7 +48,7 @@ class EraseRedundantGpuWaitOpPairs(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: WaitOp, rewriter: PatternRewriter) -> None:
-        dependencies = op.async_dependencies
+        dependencies = _dependencies(op)
         if not any(_is_dependency_free_wait_token(dep) for dep in dependencies):
             return
         op.operands = [v for v in op.operands if not _is_dependency_free_wait_token(v)]
@@ -44,8 +60,8 @@ class SimplifyGpuWaitOp(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: WaitOp, rewriter: PatternRewriter) -> None:
-        dependencies = op.async_dependencies
-        token = op.async_token
+        dependencies = _dependencies(op)
+        token = _token(op)
         # `gpu.wait` with no dependency and no token: nothing to wait for.
         if not dependencies and token is None:
             rewriter.erase(op)

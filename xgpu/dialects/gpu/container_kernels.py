@@ -1,0 +1,49 @@
+"""The kernel-symbol checks of the launches in a `gpu.container_module`, run
+as the module's attribute is verified (see `verify_container_module_kernels`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
+
+from xgpu.diagnostics import OpDiagnostic
+from xgpu.dialects.gpu.launch_func import LaunchFuncOp, checked_launches
+
+
+def _grandchildren(module: ModuleOp) -> Iterator[Operation]:
+    """The ops in the regions of the ops of `module`, in the order of the IR
+    (the order in which a walk of the module meets them)."""
+    for region in module.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                for inner in child.regions:
+                    for inner_block in inner.blocks:
+                        yield from inner_block.ops
+
+
+def verify_container_module_kernels(module: ModuleOp) -> None:
+    """The kernel-symbol checks of the launches in a `gpu.container_module`, which
+    MLIR runs as it verifies the module's attributes, so before any op nested in
+    the module (a launch of a kernel in a plain `module` reports the bad kernel
+    module before the misplaced `gpu.func` in it). Launches without a symbol
+    `kernel`, or too malformed to read, are left to their own verifier."""
+    checked = checked_launches()
+    for op in _grandchildren(module):
+        if not isinstance(op, LaunchFuncOp) or not isinstance(
+            op.properties.get("kernel"), SymbolRefAttr
+        ):
+            continue
+        try:
+            op.verify_kernel_symbol()
+        except OpDiagnostic as diag:
+            diag.op = diag.op or op
+            raise
+        except VerifyException as exc:
+            raise OpDiagnostic(str(exc), op=op) from None
+        except Exception:
+            continue
+        if checked is not None:
+            checked.add(id(op))
