@@ -118,3 +118,93 @@ print("pyopencl" in sys.modules, "xgpu.ir.mlir_style" in sys.modules, "xgpu.ir.s
         assert f"xgpu.dialects.gpu.{unused}" not in modules
     # No device work: OpenCL is never started; no scf, no --mlir-style printer.
     assert out[-1] == "False False False"
+
+
+KERNEL_ONLY = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%m: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    return
+  }
+}
+"""
+
+
+def _modules_after(script: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    return set(out[-1].split())
+
+
+def test_what_a_kernel_without_launches_does_not_import(tmp_path):
+    """xgpu-opt on a gpu.module and a function: no launch ops (the container
+    module's check has no launch to check), no async interface or gpu types,
+    no attribution rules, no -verify-diagnostics machinery."""
+    f = tmp_path / "kernel.mlir"
+    f.write_text(KERNEL_ONLY)
+    script = f"""
+import sys
+from xgpu.tools import xgpu_opt
+try:
+    xgpu_opt.main([{str(f)!r}])
+except SystemExit as e:
+    assert not e.code, e.code
+print(" ".join(sorted(sys.modules)))
+"""
+    modules = _modules_after(script)
+    assert "xgpu.dialects.gpu.func" in modules
+    for unused in (
+        "xgpu.dialects.gpu.launch_func",
+        "xgpu.dialects.gpu.async_interface",
+        "xgpu.dialects.gpu.types",
+        "xgpu.dialects.gpu.attributes",
+        "xgpu.tools.verify_diagnostics",
+    ):
+        assert unused not in modules, unused
+
+
+def _first_error(tmp_path, text: str) -> str:
+    """The first line xgpu-opt writes for `text`, in a fresh process (where
+    nothing was imported before)."""
+    f = tmp_path / "input.mlir"
+    f.write_text(text)
+    run = subprocess.run(
+        [sys.executable, "-m", "xgpu.tools.xgpu_opt", str(f)], capture_output=True, text=True
+    )
+    assert run.returncode == 1
+    return run.stderr.splitlines()[0].partition(" error: ")[2]
+
+
+def test_what_is_not_imported_is_found_when_used(tmp_path):
+    # The container module's check of its launches, once launches exist.
+    bad_launch = """
+module attributes {gpu.container_module} {
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @nowhere::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+"""
+    message = "'gpu.launch_func' op kernel container 'nowhere' is undefined"
+    assert _first_error(tmp_path, bad_launch) == message
+    # The attribution rules, once a function has attributions.
+    bad_attribution = """
+gpu.module @k {
+  gpu.func @f() workgroup(%w: memref<4xf32, #gpu.address_space<private>>) kernel {
+    gpu.return
+  }
+}
+"""
+    message = "'gpu.func' op expected memory space workgroup in attribution"
+    assert _first_error(tmp_path, bad_attribution) == message
+    # An async op's token must be named.
+    unnamed = "func.func @f() {\n  gpu.wait async\n  return\n}\n"
+    assert _first_error(tmp_path, unnamed) == (
+        "custom op 'gpu.wait' needs to be named when marked 'async'"
+    )

@@ -33,7 +33,6 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location
-from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.affine_parser import AffineTextParser
 from xgpu.ir.arg_locations import (
     argument_name_before,
@@ -43,10 +42,13 @@ from xgpu.ir.arg_locations import (
 from xgpu.ir.builtin_limits import BuiltinLimitsParser
 from xgpu.ir.enum_properties import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
+from xgpu.ir.loaded import is_instance
 from xgpu.ir.locations import LocationParser
 from xgpu.ir.nesting import MAX_NESTING, nesting_error
 from xgpu.ir.speedups import gc_paused
 from xgpu.ir.splats import SplatParser
+
+_ASYNC_INTERFACE = "xgpu.dialects.gpu.async_interface"
 
 
 class LocatedParseError(DiagnosticException):
@@ -365,7 +367,11 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         if len(self._name_positions) > depth:
             pos, bound = self._name_positions[depth]
             del self._name_positions[depth:]
-            if bound == 0 and isinstance(op, AsyncOpInterface) and op.async_token is not None:
+            if (
+                bound == 0
+                and is_instance(op, _ASYNC_INTERFACE, "AsyncOpInterface")
+                and op.async_token is not None  # type: ignore[attr-defined]
+            ):
                 self._unnamed_async(op, pos)
             if isinstance(op, UnregisteredOp):
                 self._check_dialect_allows(op, pos)

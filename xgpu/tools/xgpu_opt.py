@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -37,7 +37,9 @@ from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools import mlir_cli
 from xgpu.tools.oracle import find_mlir_opt
-from xgpu.tools.verify_diagnostics import check, parse_expectations
+
+if TYPE_CHECKING:
+    from xgpu.tools.verify_diagnostics import Expectation
 
 # xDSL passes and targets that build or match xDSL's own gpu classes: they would
 # silently do nothing (or the wrong thing) on xgpu's ops.
@@ -266,7 +268,11 @@ class XGpuOptMain(xDSLOptMain):
         # As in mlir-opt 22, the annotations are read from the whole input at
         # once (an `@above` may point across a `// -----`), and all the chunks'
         # diagnostics are checked against them.
-        expectations = parse_expectations(text, name, 0) if self.args.verify_diagnostics else []
+        expectations: list[Expectation] = []
+        if self.args.verify_diagnostics:
+            from xgpu.tools.verify_diagnostics import check, parse_expectations
+
+            expectations = parse_expectations(text, name, 0)
         produced: list[Diagnostic] = []
         try:
             chunks = split_chunks(text, self.args.split_input_file)
