@@ -363,28 +363,13 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def cli() -> None:
     """The `xgpu-opt` command (`python -m xgpu.tools.xgpu_opt` too): `main()`,
-    then the process ends at once. Python's clean-up of a large module (each
-    op, attribute and value freed one by one) is about a seventh of a run on
-    10k launches, and nothing is left to do then: the output file is written
-    and closed, the streams are flushed here."""
-    code: object = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code
-    if code is None:
-        status = 0
-    elif isinstance(code, int):
-        status = code & 0xFF
-    else:
-        print(code, file=sys.stderr)
-        status = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(status)
+    then the process ends at once (`xgpu.tools.process_exit`). Python's
+    clean-up of a large module (each op, attribute and value freed one by
+    one) is about a seventh of a run on 10k launches, and nothing is left to
+    do then: the output file is written and closed, the streams are flushed."""
+    from xgpu.tools.process_exit import run_then_exit
+
+    run_then_exit(main)
 
 
 if __name__ == "__main__":
