@@ -208,3 +208,51 @@ gpu.module @k {
     assert _first_error(tmp_path, unnamed) == (
         "custom op 'gpu.wait' needs to be named when marked 'async'"
     )
+
+
+ONE_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @inc(%src: memref<64xf32>, %dst: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %src[%i] : memref<64xf32>
+      memref.store %v, %dst[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %a = gpu.alloc () : memref<64xf32>
+    %b = gpu.alloc () : memref<64xf32>
+    gpu.memcpy %b, %a : memref<64xf32>, memref<64xf32>
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64xf32>, %b : memref<64xf32>)
+    return
+  }
+}
+"""
+
+
+def test_buffer_effects_without_the_hazard_analysis(tmp_path):
+    """The runtime asks which kernel arguments are written without importing
+    the async-hazard analysis (nor scf, nor gpu.launch); the gpu ops the
+    program has are still matched."""
+    script = f"""
+import sys
+from xgpu.analysis.buffer_effects import READ, WRITE, KernelEffects
+from xgpu.tools.xgpu_opt import parse
+module = parse({ONE_KERNEL!r})
+ops = {{op.name: op for op in module.walk()}}
+effects = KernelEffects()
+print(effects.kernel_modes(ops["gpu.func"]) == (READ, WRITE))
+print([m for _, m in effects.gpu_accesses(ops["gpu.memcpy"])] == [WRITE, READ])
+print([m for _, m in effects.gpu_accesses(ops["gpu.launch_func"])] == [READ, WRITE])
+print(" ".join(sorted(sys.modules)))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[:3] == ["True", "True", "True"]
+    modules = set(out[3].split())
+    for unused in ("xgpu.analysis.async_hazards", "xdsl.dialects.scf", "xgpu.dialects.gpu.launch"):
+        assert unused not in modules, unused
