@@ -256,3 +256,47 @@ print(" ".join(sorted(sys.modules)))
     modules = set(out[3].split())
     for unused in ("xgpu.analysis.async_hazards", "xdsl.dialects.scf", "xgpu.dialects.gpu.launch"):
         assert unused not in modules, unused
+
+
+def test_memref_parts_list_what_each_module_defines():
+    from xgpu.dialects import memref
+
+    for module, (_, names) in memref.PARTS.items():
+        assert tuple(op.name for op in memref.part_ops(module)) == names, module
+    # Every name the package exports is found where `_EXPORTS` says.
+    for name in memref.__all__:
+        assert getattr(memref, name) is not None, name
+
+
+def test_memref_op_by_op_finds_what_the_whole_dialect_has():
+    from xgpu.dialects import memref
+
+    whole = {op.name: op for op in memref.dialect().operations}
+    for name, cls in whole.items():
+        ctx = make_context()
+        assert ctx.get_optional_op(name) is cls, name
+        assert "memref" not in ctx._loaded_dialects
+        # The rest of the dialect loads on top of what is loaded.
+        ctx.load_registered_dialect("memref")
+        assert {op.name: op for op in ctx.loaded_ops if op.name.startswith("memref.")} == whole
+    ctx = make_context()
+    assert ctx.get_optional_op("memref.no_such_op") is None
+    assert "memref" in ctx._loaded_dialects
+
+
+def test_a_kernel_that_loads_and_stores_imports_one_memref_part(tmp_path):
+    f = tmp_path / "kernel.mlir"
+    f.write_text(ONE_KERNEL)
+    script = f"""
+import sys
+from xgpu.tools import xgpu_opt
+try:
+    xgpu_opt.main([{str(f)!r}])
+except SystemExit as e:
+    assert not e.code, e.code
+print(" ".join(sorted(sys.modules)))
+"""
+    modules = _modules_after(script)
+    assert "xgpu.dialects.memref.access" in modules
+    for unused in ("alloc", "dma", "metadata", "reshapes", "views"):
+        assert f"xgpu.dialects.memref.{unused}" not in modules, unused
