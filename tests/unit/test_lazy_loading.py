@@ -7,8 +7,10 @@ import importlib
 import subprocess
 import sys
 
+import pytest
 from xdsl.ir import TypeAttribute
 
+from xgpu.dialects import PART_LOADED
 from xgpu.dialects.gpu import GPU, catalog
 from xgpu.ir import upstream_verifiers
 from xgpu.ir.context import XGpuContext
@@ -258,33 +260,34 @@ print(" ".join(sorted(sys.modules)))
         assert unused not in modules, unused
 
 
-def test_memref_parts_list_what_each_module_defines():
-    from xgpu.dialects import memref
+@pytest.mark.parametrize("name", sorted(PART_LOADED))
+def test_parts_list_what_each_module_defines(name):
+    package = importlib.import_module(f"xgpu.dialects.{name}")
+    for module, (_, names) in package.PARTS.items():
+        assert tuple(op.name for op in package.part_ops(module)) == names, module
+    # Every name the package exports is found where it says.
+    for export in package.__all__:
+        assert getattr(package, export) is not None, export
 
-    for module, (_, names) in memref.PARTS.items():
-        assert tuple(op.name for op in memref.part_ops(module)) == names, module
-    # Every name the package exports is found where `_EXPORTS` says.
-    for name in memref.__all__:
-        assert getattr(memref, name) is not None, name
 
-
-def test_memref_op_by_op_finds_what_the_whole_dialect_has():
-    from xgpu.dialects import memref
-
-    whole = {op.name: op for op in memref.dialect().operations}
-    for name, cls in whole.items():
+@pytest.mark.parametrize("name", sorted(PART_LOADED))
+def test_op_by_op_finds_what_the_whole_dialect_has(name):
+    package = importlib.import_module(f"xgpu.dialects.{name}")
+    whole = {op.name: op for op in package.dialect().operations}
+    for op_name, cls in whole.items():
         ctx = make_context()
-        assert ctx.get_optional_op(name) is cls, name
-        assert "memref" not in ctx._loaded_dialects
+        assert ctx.get_optional_op(op_name) is cls, op_name
+        assert name not in ctx._loaded_dialects
         # The rest of the dialect loads on top of what is loaded.
-        ctx.load_registered_dialect("memref")
-        assert {op.name: op for op in ctx.loaded_ops if op.name.startswith("memref.")} == whole
+        ctx.load_registered_dialect(name)
+        loaded = {op.name: op for op in ctx.loaded_ops if op.name.startswith(f"{name}.")}
+        assert loaded == whole
     ctx = make_context()
-    assert ctx.get_optional_op("memref.no_such_op") is None
-    assert "memref" in ctx._loaded_dialects
+    assert ctx.get_optional_op(f"{name}.no_such_op") is None
+    assert name in ctx._loaded_dialects
 
 
-def test_a_kernel_that_loads_and_stores_imports_one_memref_part(tmp_path):
+def test_a_kernel_that_loads_and_stores_imports_one_memref_part_and_no_arith_part(tmp_path):
     f = tmp_path / "kernel.mlir"
     f.write_text(ONE_KERNEL)
     script = f"""
@@ -300,3 +303,6 @@ print(" ".join(sorted(sys.modules)))
     assert "xgpu.dialects.memref.access" in modules
     for unused in ("alloc", "dma", "metadata", "reshapes", "views"):
         assert f"xgpu.dialects.memref.{unused}" not in modules, unused
+    # arith.constant is xDSL's: none of xgpu's arith modules.
+    for unused in ("ops", "casts", "types"):
+        assert f"xgpu.dialects.arith.{unused}" not in modules, unused

@@ -41,7 +41,7 @@ def _derived(module: str) -> Dialect:
 
 #: the derived dialects that xgpu's contexts load op by op: each module has
 #: `ops_for(name)`, the ops to load for the op `name` (its part of the dialect)
-PART_LOADED = frozenset({"memref"})
+PART_LOADED = frozenset({"arith", "memref"})
 
 
 def _derived_factory(module: str) -> Callable[[], Dialect]:

@@ -14,16 +14,26 @@ which module defines which op.
 
 from __future__ import annotations
 
-import functools
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from xdsl.ir import Dialect, Operation
+from xgpu.dialects.derive import DialectParts
 
 #: xgpu's memref ops, by the module of this package that defines them (and
 #: the name of its list of them); the dialect's other ops are xDSL's
 PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "alloc": (
+        "ALLOC_OPS",
+        (
+            "memref.alloc",
+            "memref.alloca",
+            "memref.realloc",
+            "memref.dealloc",
+            "memref.alloca_scope",
+            "memref.alloca_scope.return",
+            "memref.global",
+            "memref.get_global",
+        ),
+    ),
     "access": (
         "ACCESS_OPS",
         (
@@ -36,19 +46,6 @@ PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
             "memref.copy",
             "memref.dim",
             "memref.rank",
-        ),
-    ),
-    "alloc": (
-        "ALLOC_OPS",
-        (
-            "memref.alloc",
-            "memref.alloca",
-            "memref.realloc",
-            "memref.dealloc",
-            "memref.alloca_scope",
-            "memref.alloca_scope.return",
-            "memref.global",
-            "memref.get_global",
         ),
     ),
     "dma": (
@@ -125,52 +122,14 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def part_ops(module: str) -> list[type[Operation]]:
-    """The ops that `xgpu.dialects.memref.<module>` (a key of `PARTS`) defines."""
-    lst, _ = PARTS[module]
-    return list(getattr(importlib.import_module(f"{__name__}.{module}"), lst))
-
-
-@functools.cache
-def _where() -> dict[str, str]:
-    return {name: module for module, (_, names) in PARTS.items() for name in names}
-
-
-@functools.cache
-def _xdsl_ops() -> dict[str, type[Operation]]:
-    from xgpu.dialects import xdsl_dialect
-
-    base = xdsl_dialect("memref")
-    return {op.name: op for op in (base.operations if base is not None else ())}
-
-
-def ops_for(name: str) -> list[type[Operation]]:
-    """What to load for the op `name`: the ops of xgpu's module that defines
-    it, or xDSL's op of that name, or nothing (no such op)."""
-    module = _where().get(name)
-    if module is not None:
-        return part_ops(module)
-    op = _xdsl_ops().get(name)
-    return [op] if op is not None else []
-
-
-def dialect() -> Dialect:
-    from xgpu.dialects import xdsl_dialect
-    from xgpu.dialects.derive import derived_dialect
-
-    ops = [
-        op
-        for module in ("alloc", "access", "dma", "metadata", "reshapes", "views")
-        for op in part_ops(module)
-    ]
-    return derived_dialect(xdsl_dialect("memref"), "memref", ops=ops)
+_PARTS = DialectParts(__name__, "memref", PARTS, _EXPORTS)
+part_ops = _PARTS.part_ops
+ops_for = _PARTS.ops_for
+dialect = _PARTS.dialect
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return _PARTS.export(name)
 
 
 __all__ = [*sorted(_EXPORTS), "PARTS", "dialect", "ops_for", "part_ops"]
