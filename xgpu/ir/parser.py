@@ -431,26 +431,27 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         self.raise_error(f"custom op '{op.name}' needs to be named when marked 'async'", at, at + 5)
 
 
-_XDSL_PARSE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], str]]] = [
-    (re.compile(r"attribute expected"), lambda m, tok: "expected attribute value"),
+# Patterns as text: compiled (and cached by `re`) at the first parse error only.
+_XDSL_PARSE_MESSAGES: list[tuple[str, Callable[[re.Match[str], str], str]]] = [
+    (r"attribute expected", lambda m, tok: "expected attribute value"),
     (
-        re.compile(r"Operation has 0 results, but was given \d+ to bind\.?"),
+        r"Operation has 0 results, but was given \d+ to bind\.?",
         lambda m, tok: "cannot name an operation with no results",
     ),
     (
-        re.compile(r"Operation has (\d+) results, but was given (\d+) to bind\.?"),
+        r"Operation has (\d+) results, but was given (\d+) to bind\.?",
         lambda m, tok: f"operation defines {m[1]} results but was provided {m[2]} to bind",
     ),
     (
-        re.compile(r"End of file reached before closing string literal\."),
+        r"End of file reached before closing string literal\.",
         lambda m, tok: _UNTERMINATED_STRING,
     ),
     (
-        re.compile(r"SSA value (%\S+) is already defined"),
+        r"SSA value (%\S+) is already defined",
         lambda m, tok: f"redefinition of SSA value '{m[1]}'",
     ),
     (
-        re.compile(
+        (
             r"operand is used with type (.+), but has been previously used or defined "
             r"with type (.+)"
         ),
@@ -499,7 +500,7 @@ def _inherent_from_attr_dict(op: Operation) -> None:
 def mlir_parse_message(message: str, token: str) -> str:
     """MLIR's wording for the parse errors xDSL words differently."""
     for pattern, mlir in _XDSL_PARSE_MESSAGES:
-        if (m := pattern.fullmatch(message)) is not None:
+        if (m := re.fullmatch(pattern, message)) is not None:
             return mlir(m, token)
     return message
 
