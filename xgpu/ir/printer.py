@@ -267,7 +267,7 @@ class MLIRPrinter(Printer):
     _attribute_texts: dict[Attribute, str] | None = None
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if attribute.name in _REPEATED_ATTRIBUTES and self._seen_maps is None:
+        if getattr(attribute, "name", None) in _REPEATED_ATTRIBUTES and self._seen_maps is None:
             texts = self._attribute_texts
             if texts is None:
                 texts = self._attribute_texts = {}
