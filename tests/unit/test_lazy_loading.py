@@ -7,8 +7,10 @@ import importlib
 import subprocess
 import sys
 
+import pytest
 from xdsl.ir import TypeAttribute
 
+from xgpu.dialects import PART_LOADED
 from xgpu.dialects.gpu import GPU, catalog
 from xgpu.ir import upstream_verifiers
 from xgpu.ir.context import XGpuContext
@@ -118,3 +120,189 @@ print("pyopencl" in sys.modules, "xgpu.ir.mlir_style" in sys.modules, "xgpu.ir.s
         assert f"xgpu.dialects.gpu.{unused}" not in modules
     # No device work: OpenCL is never started; no scf, no --mlir-style printer.
     assert out[-1] == "False False False"
+
+
+KERNEL_ONLY = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%m: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    return
+  }
+}
+"""
+
+
+def _modules_after(script: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    return set(out[-1].split())
+
+
+def test_what_a_kernel_without_launches_does_not_import(tmp_path):
+    """xgpu-opt on a gpu.module and a function: no launch ops (the container
+    module's check has no launch to check), no async interface or gpu types,
+    no attribution rules, no -verify-diagnostics machinery."""
+    f = tmp_path / "kernel.mlir"
+    f.write_text(KERNEL_ONLY)
+    script = f"""
+import sys
+from xgpu.tools import xgpu_opt
+try:
+    xgpu_opt.main([{str(f)!r}])
+except SystemExit as e:
+    assert not e.code, e.code
+print(" ".join(sorted(sys.modules)))
+"""
+    modules = _modules_after(script)
+    assert "xgpu.dialects.gpu.func" in modules
+    for unused in (
+        "xgpu.dialects.gpu.launch_func",
+        "xgpu.dialects.gpu.async_interface",
+        "xgpu.dialects.gpu.types",
+        "xgpu.dialects.gpu.attributes",
+        "xgpu.tools.verify_diagnostics",
+    ):
+        assert unused not in modules, unused
+
+
+def _first_error(tmp_path, text: str) -> str:
+    """The first line xgpu-opt writes for `text`, in a fresh process (where
+    nothing was imported before)."""
+    f = tmp_path / "input.mlir"
+    f.write_text(text)
+    run = subprocess.run(
+        [sys.executable, "-m", "xgpu.tools.xgpu_opt", str(f)], capture_output=True, text=True
+    )
+    assert run.returncode == 1
+    return run.stderr.splitlines()[0].partition(" error: ")[2]
+
+
+def test_what_is_not_imported_is_found_when_used(tmp_path):
+    # The container module's check of its launches, once launches exist.
+    bad_launch = """
+module attributes {gpu.container_module} {
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @nowhere::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+"""
+    message = "'gpu.launch_func' op kernel container 'nowhere' is undefined"
+    assert _first_error(tmp_path, bad_launch) == message
+    # The attribution rules, once a function has attributions.
+    bad_attribution = """
+gpu.module @k {
+  gpu.func @f() workgroup(%w: memref<4xf32, #gpu.address_space<private>>) kernel {
+    gpu.return
+  }
+}
+"""
+    message = "'gpu.func' op expected memory space workgroup in attribution"
+    assert _first_error(tmp_path, bad_attribution) == message
+    # An async op's token must be named.
+    unnamed = "func.func @f() {\n  gpu.wait async\n  return\n}\n"
+    assert _first_error(tmp_path, unnamed) == (
+        "custom op 'gpu.wait' needs to be named when marked 'async'"
+    )
+
+
+ONE_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @inc(%src: memref<64xf32>, %dst: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %src[%i] : memref<64xf32>
+      memref.store %v, %dst[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %a = gpu.alloc () : memref<64xf32>
+    %b = gpu.alloc () : memref<64xf32>
+    gpu.memcpy %b, %a : memref<64xf32>, memref<64xf32>
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64xf32>, %b : memref<64xf32>)
+    return
+  }
+}
+"""
+
+
+def test_buffer_effects_without_the_hazard_analysis(tmp_path):
+    """The runtime asks which kernel arguments are written without importing
+    the async-hazard analysis (nor scf, nor gpu.launch); the gpu ops the
+    program has are still matched."""
+    script = f"""
+import sys
+from xgpu.analysis.buffer_effects import READ, WRITE, KernelEffects
+from xgpu.tools.xgpu_opt import parse
+module = parse({ONE_KERNEL!r})
+ops = {{op.name: op for op in module.walk()}}
+effects = KernelEffects()
+print(effects.kernel_modes(ops["gpu.func"]) == (READ, WRITE))
+print([m for _, m in effects.gpu_accesses(ops["gpu.memcpy"])] == [WRITE, READ])
+print([m for _, m in effects.gpu_accesses(ops["gpu.launch_func"])] == [READ, WRITE])
+print(" ".join(sorted(sys.modules)))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[:3] == ["True", "True", "True"]
+    modules = set(out[3].split())
+    for unused in ("xgpu.analysis.async_hazards", "xdsl.dialects.scf", "xgpu.dialects.gpu.launch"):
+        assert unused not in modules, unused
+
+
+@pytest.mark.parametrize("name", sorted(PART_LOADED))
+def test_parts_list_what_each_module_defines(name):
+    package = importlib.import_module(f"xgpu.dialects.{name}")
+    for module, (_, names) in package.PARTS.items():
+        assert tuple(op.name for op in package.part_ops(module)) == names, module
+    # Every name the package exports is found where it says.
+    for export in package.__all__:
+        assert getattr(package, export) is not None, export
+
+
+@pytest.mark.parametrize("name", sorted(PART_LOADED))
+def test_op_by_op_finds_what_the_whole_dialect_has(name):
+    package = importlib.import_module(f"xgpu.dialects.{name}")
+    whole = {op.name: op for op in package.dialect().operations}
+    for op_name, cls in whole.items():
+        ctx = make_context()
+        assert ctx.get_optional_op(op_name) is cls, op_name
+        assert name not in ctx._loaded_dialects
+        # The rest of the dialect loads on top of what is loaded.
+        ctx.load_registered_dialect(name)
+        loaded = {op.name: op for op in ctx.loaded_ops if op.name.startswith(f"{name}.")}
+        assert loaded == whole
+    ctx = make_context()
+    assert ctx.get_optional_op(f"{name}.no_such_op") is None
+    assert name in ctx._loaded_dialects
+
+
+def test_a_kernel_that_loads_and_stores_imports_one_memref_part_and_no_arith_part(tmp_path):
+    f = tmp_path / "kernel.mlir"
+    f.write_text(ONE_KERNEL)
+    script = f"""
+import sys
+from xgpu.tools import xgpu_opt
+try:
+    xgpu_opt.main([{str(f)!r}])
+except SystemExit as e:
+    assert not e.code, e.code
+print(" ".join(sorted(sys.modules)))
+"""
+    modules = _modules_after(script)
+    assert "xgpu.dialects.memref.access" in modules
+    for unused in ("alloc", "dma", "metadata", "reshapes", "views"):
+        assert f"xgpu.dialects.memref.{unused}" not in modules, unused
+    # arith.constant is xDSL's: none of xgpu's arith modules.
+    for unused in ("ops", "casts", "types"):
+        assert f"xgpu.dialects.arith.{unused}" not in modules, unused

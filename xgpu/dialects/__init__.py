@@ -39,10 +39,21 @@ def _derived(module: str) -> Dialect:
     return importlib.import_module(f"xgpu.dialects.{module}").dialect()
 
 
+#: the derived dialects that xgpu's contexts load op by op: each module has
+#: `ops_for(name)`, the ops to load for the op `name` (its part of the dialect)
+PART_LOADED = frozenset({"arith", "memref"})
+
+
 def _derived_factory(module: str) -> Callable[[], Dialect]:
     def factory() -> Dialect:
         return _derived(module)
 
+    if module in PART_LOADED:
+        # `xgpu.ir.context.XGpuContext` loads what the input names through it.
+        def ops_for(name: str) -> list:
+            return importlib.import_module(f"xgpu.dialects.{module}").ops_for(name)
+
+        factory.xgpu_ops_for = ops_for  # type: ignore[attr-defined]
     return factory
 
 

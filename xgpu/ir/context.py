@@ -1,4 +1,5 @@
-"""xgpu's Context: the gpu dialect loaded module by module.
+"""xgpu's Context: the gpu dialect loaded module by module (and memref op by
+op, `_part_op`).
 
 xDSL loads a registered dialect whole the first time a name of it is looked
 up. For the gpu dialect that means defining every op class (about half a
@@ -62,7 +63,31 @@ class XGpuContext(Context):
             if attr.name not in table:
                 self.load_attr_or_type(attr)
 
+    # -- derived dialects, op by op (memref) -------------------------------- #
+
+    def _part_op(self, name: str) -> None:
+        """Load what a dialect loaded op by op needs for the op `name` (the
+        ops of the module of xgpu's that defines it, or xDSL's op)."""
+        dialect = name.partition(".")[0]
+        ops_for = getattr(self._registered_dialects.get(dialect), "xgpu_ops_for", None)
+        if ops_for is None or dialect in self._loaded_dialects:
+            return
+        for op in ops_for(name):
+            if op.name not in self._loaded_ops:
+                self.load_op(op)
+
     def load_registered_dialect(self, name: str) -> None:
+        factory = self._registered_dialects.get(name)
+        if getattr(factory, "xgpu_ops_for", None) is not None:
+            # What is loaded already stays; the rest of the dialect is added.
+            dialect = factory()  # type: ignore[misc]
+            self._loaded_dialects[dialect.name] = dialect
+            for op in dialect.operations:
+                if op.name not in self._loaded_ops:
+                    self.load_op(op)
+            for attr in dialect.attributes:
+                self.load_attr_or_type(attr)
+            return
         if name != "gpu" or not self._is_xgpu_gpu():
             super().load_registered_dialect(name)
             return
@@ -86,6 +111,7 @@ class XGpuContext(Context):
         op = self._loaded_ops.get(name)
         if op is not None:
             return op
+        self._part_op(name)
         if self._is_xgpu_gpu():
             if not self._gpu_name(name):
                 for dialect in reversed(dialect_stack):

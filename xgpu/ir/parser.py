@@ -33,7 +33,6 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, LineIndex, Location
-from xgpu.dialects.gpu.async_interface import AsyncOpInterface
 from xgpu.ir.affine_parser import AffineTextParser
 from xgpu.ir.arg_locations import (
     argument_name_before,
@@ -44,10 +43,13 @@ from xgpu.ir.builtin_limits import BuiltinLimitsParser
 from xgpu.ir.enum_properties import enum_property_error
 from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.line_forms import match_line
+from xgpu.ir.loaded import is_instance
 from xgpu.ir.locations import LocationParser
 from xgpu.ir.nesting import MAX_NESTING, nesting_error
 from xgpu.ir.speedups import gc_paused
 from xgpu.ir.splats import SplatParser
+
+_ASYNC_INTERFACE = "xgpu.dialects.gpu.async_interface"
 
 
 class LocatedParseError(DiagnosticException):
@@ -383,7 +385,11 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         if len(self._name_positions) > depth:
             pos, bound = self._name_positions[depth]
             del self._name_positions[depth:]
-            if bound == 0 and isinstance(op, AsyncOpInterface) and op.async_token is not None:
+            if (
+                bound == 0
+                and is_instance(op, _ASYNC_INTERFACE, "AsyncOpInterface")
+                and op.async_token is not None  # type: ignore[attr-defined]
+            ):
                 self._unnamed_async(op, pos)
             if isinstance(op, UnregisteredOp):
                 self._check_dialect_allows(op, pos)
@@ -457,26 +463,27 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
         self.raise_error(f"custom op '{op.name}' needs to be named when marked 'async'", at, at + 5)
 
 
-_XDSL_PARSE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], str]]] = [
-    (re.compile(r"attribute expected"), lambda m, tok: "expected attribute value"),
+# Patterns as text: compiled (and cached by `re`) at the first parse error only.
+_XDSL_PARSE_MESSAGES: list[tuple[str, Callable[[re.Match[str], str], str]]] = [
+    (r"attribute expected", lambda m, tok: "expected attribute value"),
     (
-        re.compile(r"Operation has 0 results, but was given \d+ to bind\.?"),
+        r"Operation has 0 results, but was given \d+ to bind\.?",
         lambda m, tok: "cannot name an operation with no results",
     ),
     (
-        re.compile(r"Operation has (\d+) results, but was given (\d+) to bind\.?"),
+        r"Operation has (\d+) results, but was given (\d+) to bind\.?",
         lambda m, tok: f"operation defines {m[1]} results but was provided {m[2]} to bind",
     ),
     (
-        re.compile(r"End of file reached before closing string literal\."),
+        r"End of file reached before closing string literal\.",
         lambda m, tok: _UNTERMINATED_STRING,
     ),
     (
-        re.compile(r"SSA value (%\S+) is already defined"),
+        r"SSA value (%\S+) is already defined",
         lambda m, tok: f"redefinition of SSA value '{m[1]}'",
     ),
     (
-        re.compile(
+        (
             r"operand is used with type (.+), but has been previously used or defined "
             r"with type (.+)"
         ),
@@ -525,7 +532,7 @@ def _inherent_from_attr_dict(op: Operation) -> None:
 def mlir_parse_message(message: str, token: str) -> str:
     """MLIR's wording for the parse errors xDSL words differently."""
     for pattern, mlir in _XDSL_PARSE_MESSAGES:
-        if (m := pattern.fullmatch(message)) is not None:
+        if (m := re.fullmatch(pattern, message)) is not None:
             return mlir(m, token)
     return message
 

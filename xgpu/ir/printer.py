@@ -38,7 +38,6 @@ from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
-from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir.affine_text import affine_map_text, affine_set_text
 from xgpu.ir.fast_print import LINE_TEXTS
 from xgpu.ir.speedups import gc_paused
@@ -298,7 +297,7 @@ class MLIRPrinter(Printer):
     _attribute_texts: dict[Attribute, str] | None = None
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if type(attribute) in _REPEATED_ATTRIBUTES and self._seen_maps is None:
+        if getattr(attribute, "name", None) in _REPEATED_ATTRIBUTES and self._seen_maps is None:
             texts = self._attribute_texts
             if texts is None:
                 texts = self._attribute_texts = {}
@@ -367,8 +366,10 @@ class MLIRPrinter(Printer):
         super().print_attribute(attribute)
 
 
+# The attributes printed once per module and then copied (by name, so that the
+# gpu dialect's types need not be imported to print a module without them).
 _REPEATED_ATTRIBUTES = frozenset(
-    {MemRefType, SymbolRefAttr, IndexType, IntegerType, AsyncTokenType}
+    {MemRefType.name, SymbolRefAttr.name, IndexType.name, IntegerType.name, "gpu.async.token"}
 )
 
 

@@ -26,11 +26,11 @@ from xgpu.diagnostics import (
     op_name,
 )
 from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
-from xgpu.dialects.gpu.launch_func import indexed_symbol_tables
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
 from xgpu.ir.speedups import gc_paused
+from xgpu.ir.symbols import indexed_symbol_tables
 from xgpu.ir.upstream_verifiers import count_error, verify_op, verify_regions
 
 

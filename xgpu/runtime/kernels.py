@@ -514,7 +514,7 @@ def abi_slots(abi: KernelABI, func_op: Operation) -> list[Slot]:
 def _memref_operands(abi: KernelABI, func_op: Operation) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The memref arguments of a kernel, and those its body may write (any
     argument whose uses the analysis cannot follow counts as written)."""
-    from xgpu.analysis.async_hazards import WRITE, KernelEffects
+    from xgpu.analysis.buffer_effects import WRITE, KernelEffects
 
     memrefs = tuple(a.index for a in abi.args if a.kind == "memref")
     modes = KernelEffects().kernel_modes(func_op)

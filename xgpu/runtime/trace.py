@@ -21,7 +21,6 @@ Commands that overlap in time are put on separate tracks ("device lane 0",
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -121,6 +120,8 @@ class Tracer:
         return meta + out
 
     def write(self, path: str, device: str) -> None:
+        import json  # only for --trace
+
         doc = {
             "traceEvents": self.events(),
             "displayTimeUnit": "ns",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -44,6 +43,8 @@ class CliError(Exception):
 
 
 def _closest(word: str, candidates: Iterable[str]) -> str | None:
+    import difflib  # for error messages only
+
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return found[0] if found else None
 

@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -37,7 +37,9 @@ from xgpu.ir.printer import XGpuMLIRTarget
 from xgpu.ir.verifier import generic_text, verify_ir
 from xgpu.tools import mlir_cli
 from xgpu.tools.oracle import find_mlir_opt
-from xgpu.tools.verify_diagnostics import check, parse_expectations
+
+if TYPE_CHECKING:
+    from xgpu.tools.verify_diagnostics import Expectation
 
 # xDSL passes and targets that build or match xDSL's own gpu classes: they would
 # silently do nothing (or the wrong thing) on xgpu's ops.
@@ -266,7 +268,11 @@ class XGpuOptMain(xDSLOptMain):
         # As in mlir-opt 22, the annotations are read from the whole input at
         # once (an `@above` may point across a `// -----`), and all the chunks'
         # diagnostics are checked against them.
-        expectations = parse_expectations(text, name, 0) if self.args.verify_diagnostics else []
+        expectations: list[Expectation] = []
+        if self.args.verify_diagnostics:
+            from xgpu.tools.verify_diagnostics import check, parse_expectations
+
+            expectations = parse_expectations(text, name, 0)
         produced: list[Diagnostic] = []
         try:
             chunks = split_chunks(text, self.args.split_input_file)
@@ -357,28 +363,13 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def cli() -> None:
     """The `xgpu-opt` command (`python -m xgpu.tools.xgpu_opt` too): `main()`,
-    then the process ends at once. Python's clean-up of a large module (each
-    op, attribute and value freed one by one) is about a seventh of a run on
-    10k launches, and nothing is left to do then: the output file is written
-    and closed, the streams are flushed here."""
-    code: object = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code
-    if code is None:
-        status = 0
-    elif isinstance(code, int):
-        status = code & 0xFF
-    else:
-        print(code, file=sys.stderr)
-        status = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(status)
+    then the process ends at once (`xgpu.tools.process_exit`). Python's
+    clean-up of a large module (each op, attribute and value freed one by
+    one) is about a seventh of a run on 10k launches, and nothing is left to
+    do then: the output file is written and closed, the streams are flushed."""
+    from xgpu.tools.process_exit import run_then_exit
+
+    run_then_exit(main)
 
 
 if __name__ == "__main__":

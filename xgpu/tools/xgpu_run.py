@@ -235,5 +235,15 @@ def run_file(args: argparse.Namespace) -> int:
     return 0
 
 
+def cli() -> None:
+    """The `xgpu-run` command (`python -m xgpu.tools.xgpu_run` too): `main()`,
+    then the process ends at once, without Python's and the OpenCL driver's
+    clean-up (`xgpu.tools.process_exit`): the results are printed, a trace is
+    written and closed, and the device's work is finished by then."""
+    from xgpu.tools.process_exit import run_then_exit
+
+    run_then_exit(main)
+
+
 if __name__ == "__main__":
-    main()
+    cli()

@@ -23,7 +23,6 @@ from xgpu.backend.opencl.emit import FunctionEmitter
 from xgpu.backend.opencl.names import c_string
 from xgpu.backend.opencl.types import LOCAL, memref_info
 from xgpu.semantics import CHelper
-from xgpu.semantics.printf import PrintfError, compile_printf
 
 _DIM_INDEX = {"x": 0, "y": 1, "z": 2}
 _ID_BUILTINS = {
@@ -68,7 +67,10 @@ def _barrier(fe: FunctionEmitter, op: Operation) -> None:
 @handles("gpu.printf")
 def _printf(fe: FunctionEmitter, op: Operation) -> None:
     # The format is generated from the checked conversions (see
-    # xgpu.semantics.printf), never copied from the IR.
+    # xgpu.semantics.printf, imported for kernels that print), never copied
+    # from the IR.
+    from xgpu.semantics.printf import PrintfError, compile_printf
+
     for v in op.args:
         fe.scalar_of(v, op)
     try:

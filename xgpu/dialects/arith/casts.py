@@ -227,3 +227,18 @@ class TruncFOp(xarith.TruncFOp):
                 "rounding mode"
             )
         verify_cast(self, (FLOAT_LIKE, FLOAT_LIKE), _narrower)
+
+
+CAST_OPS: list[type[IRDLOperation]] = [
+    ExtSIOp,
+    ExtUIOp,
+    SIToFPOp,
+    UIToFPOp,
+    FPToSIOp,
+    FPToUIOp,
+    IndexCastOp,
+    IndexCastUIOp,
+    TruncIOp,
+    ExtFOp,
+    TruncFOp,
+]

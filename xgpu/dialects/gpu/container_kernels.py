@@ -10,7 +10,8 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
-from xgpu.dialects.gpu.launch_func import LaunchFuncOp, checked_launches
+from xgpu.dialects.gpu.launch_func import LaunchFuncOp
+from xgpu.ir import symbols
 
 
 def _grandchildren(module: ModuleOp) -> Iterator[Operation]:
@@ -30,7 +31,9 @@ def verify_container_module_kernels(module: ModuleOp) -> None:
     the module (a launch of a kernel in a plain `module` reports the bad kernel
     module before the misplaced `gpu.func` in it). Launches without a symbol
     `kernel`, or too malformed to read, are left to their own verifier."""
-    checked = checked_launches()
+    checked: set[int] | None = None
+    if (index := symbols.active_index()) is not None:
+        checked = index.setdefault(symbols.CHECKED_LAUNCHES, set())  # type: ignore[call-overload,arg-type]
     for op in _grandchildren(module):
         if not isinstance(op, LaunchFuncOp) or not isinstance(
             op.properties.get("kernel"), SymbolRefAttr

@@ -60,7 +60,6 @@ from xdsl.utils.lexer import Position
 
 from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.function_attrs import verify_function_attr_dicts
-from xgpu.dialects.gpu.attributes import AddressSpace, verify_attributions
 from xgpu.dialects.gpu.module import GPUModuleOp, ODSAttrConstraint
 from xgpu.dialects.gpu.utils import HasParentWithMLIRMessage, IsolatedFromAboveWithMLIRMessage
 
@@ -468,8 +467,14 @@ class GPUFuncOp(IRDLOperation):
                     f"expected body region argument #{i} to be of type "
                     f"'{_type_str(want)}', got '{_type_str(arg.type)}'"
                 )
-        verify_attributions(self.workgroup_attribution_args, AddressSpace.WORKGROUP)
-        verify_attributions(self.private_attribution_args, AddressSpace.PRIVATE)
+        workgroup, private = self.workgroup_attribution_args, self.private_attribution_args
+        if workgroup or private:
+            # The address-space rules live with the attributes (imported for a
+            # function with attributions only).
+            from xgpu.dialects.gpu.attributes import AddressSpace, verify_attributions
+
+            verify_attributions(workgroup, AddressSpace.WORKGROUP)
+            verify_attributions(private, AddressSpace.PRIVATE)
         # MLIR's structural check of the blocks, which runs after the op's verifier.
         if any(block.first_op is None for block in self.body.blocks):
             raise OpDiagnostic("empty block: expect at least a terminator", prefix=False)

@@ -9,15 +9,13 @@ does not depend on the classes defining them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FunctionType,
     IndexType,
     ModuleOp,
-    StringAttr,
     SymbolRefAttr,
     UnitAttr,
     i32,
@@ -38,7 +36,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import CallableOpInterface, SymbolTable
+from xdsl.traits import CallableOpInterface
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -58,8 +56,14 @@ from xgpu.dialects.gpu.launch_func_form import (
     segment_sizes,
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
+from xgpu.ir import symbols
 from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, value_names
 from xgpu.ir.line_forms import line_form
+from xgpu.ir.symbols import (  # noqa: F401  (re-exported: the launches' symbol look-up)
+    indexed_symbol_tables,
+    lookup_nested_symbol,
+    lookup_symbol_in,
+)
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
@@ -68,81 +72,6 @@ LaunchDimConstr = base(IndexType) | EqAttrConstraint(i32) | EqAttrConstraint(i64
 """A launch dimension: `index`, `i32` or `i64` (MLIR's `LaunchIndx`)."""
 
 Dim3 = tuple[SSAValue, SSAValue, SSAValue]
-
-
-# ---------------------------------------------------------------------------
-# Symbol look-up, as MLIR's SymbolTable::lookupSymbolIn
-# ---------------------------------------------------------------------------
-
-
-def _sym_name(op: Operation) -> str | None:
-    sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
-    return sym.data if isinstance(sym, StringAttr) else None
-
-
-def _is_symbol_table(op: Operation) -> bool:
-    return op.has_trait(SymbolTable) or op.name in ("builtin.module", "gpu.module")
-
-
-# While the IR cannot change (during one verification), symbol tables are
-# indexed once instead of scanned for each launch.
-_SYMBOL_INDEX: dict[Operation, dict[str, Operation]] | None = None
-# Under this key of the index: the launches (container module, kernel, operand
-# types) already found valid.
-_VALID_LAUNCHES = object()
-# Under this key: the ids of the launches whose kernel symbol the container
-# module's check (`verify_container_module_kernels`) found valid, which their
-# own verifier need not check again.
-_CHECKED_LAUNCHES = object()
-
-
-@contextmanager
-def indexed_symbol_tables() -> Iterator[None]:
-    """Within this context the IR must not change: symbol look-ups are cached."""
-    global _SYMBOL_INDEX
-    outer = _SYMBOL_INDEX
-    _SYMBOL_INDEX = {} if outer is None else outer
-    try:
-        yield
-    finally:
-        _SYMBOL_INDEX = outer
-
-
-def checked_launches() -> set[int] | None:
-    """Within `indexed_symbol_tables`: the ids of the launches whose kernel
-    symbol was found valid (their own verifier need not check it again);
-    None outside."""
-    if _SYMBOL_INDEX is None:
-        return None
-    return _SYMBOL_INDEX.setdefault(_CHECKED_LAUNCHES, set())  # type: ignore[call-overload,return-value]
-
-
-def lookup_symbol_in(table: Operation, name: str) -> Operation | None:
-    """The op named `name` directly in the symbol table `table`, or None."""
-    if not table.regions or not table.regions[0].blocks:
-        return None
-    if _SYMBOL_INDEX is not None:
-        index = _SYMBOL_INDEX.get(table)
-        if index is None:
-            index = _SYMBOL_INDEX[table] = {}
-            for op in table.regions[0].blocks[0].ops:
-                if (sym := _sym_name(op)) is not None:
-                    index.setdefault(sym, op)
-        return index.get(name)
-    for op in table.regions[0].blocks[0].ops:
-        if _sym_name(op) == name:
-            return op
-    return None
-
-
-def lookup_nested_symbol(table: Operation, ref: SymbolRefAttr) -> Operation | None:
-    """Resolve `@a::@b::@c` from `table`: every op but the last must be a symbol table."""
-    op = lookup_symbol_in(table, ref.root_reference.data)
-    for nested in ref.nested_references.data:
-        if op is None or not _is_symbol_table(op):
-            return None
-        op = lookup_symbol_in(op, nested.data)
-    return op
 
 
 def _is_function(op: Operation) -> bool:
@@ -572,7 +501,9 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
     def verify_kernel_symbol(self) -> None:
         """MLIR's `gpu.container_module` check: done only for launches whose
         grandparent is the container module (a launch in a function of it)."""
-        if _SYMBOL_INDEX is not None and id(self) in _SYMBOL_INDEX.get(_CHECKED_LAUNCHES, ()):  # type: ignore[call-overload]
+        if (index := symbols.active_index()) is not None and id(self) in index.get(
+            symbols.CHECKED_LAUNCHES, ()
+        ):  # type: ignore[call-overload]
             return
         parent = self.parent_op()
         module = parent.parent_op() if parent is not None else None
@@ -584,9 +515,9 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         # A launch of the same kernel with the same operand types was found
         # valid earlier in this verification: nothing new to check. (By
         # identity: the IR, which holds these objects, does not change meanwhile.)
-        if _SYMBOL_INDEX is not None:
+        if (index := symbols.active_index()) is not None:
             ok_key = (id(module), id(self.kernel), *[id(o.type) for o in self._kernel_args()])
-            ok_launches = _SYMBOL_INDEX.setdefault(_VALID_LAUNCHES, {})  # type: ignore[call-overload]
+            ok_launches = index.setdefault(symbols.VALID_LAUNCHES, {})  # type: ignore[call-overload]
             if ok_key in ok_launches:
                 return
         else:

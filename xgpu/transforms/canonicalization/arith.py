@@ -2089,7 +2089,7 @@ def register(table: CanonicalizationTable) -> None:
     # xgpu's arith classes (xgpu.dialects.arith) subclass xDSL's: same rules.
     rules += [
         (sub, folder, patterns)
-        for sub in xgpu_arith.OPS
+        for sub in xgpu_arith.all_ops()
         for op_type, folder, patterns in list(rules)
         if sub is not op_type and issubclass(sub, op_type)
     ]
