@@ -74,3 +74,36 @@ def test_packed_result_groups_among_other_results():
     mlir = "  %0:2, %asyncToken = gpu.spmm_buffer_size async [%t] %a, %b into f32\n"
     xdsl = "  %x, %y, %t2 = gpu.spmm_buffer_size async [%t] %a, %b into f32\n"
     assert mlir_diff.gpu_lines(mlir) == mlir_diff.gpu_lines(xdsl)
+
+
+@requires_mlir
+def test_batched_chunks_report_each_chunk_as_alone(monkeypatch: pytest.MonkeyPatch):
+    """mlir-opt runs once for all chunks where it can (`--split-input-file`) and
+    chunk by chunk where one fails: each chunk's problems are its own."""
+    bad_input = "func.func @f() {\n  %t = gpu.wait\n}\n"
+    other = CHUNK.replace("@f", "@g")
+    runs: list[int] = []
+    real_run = mlir_diff.subprocess.run
+
+    def counting_run(*args, **kwargs):
+        runs.append(1)
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(mlir_diff.subprocess, "run", counting_run)
+    assert mlir_diff.compare_chunks(MLIR_OPT, [CHUNK, other]) == [[], []]
+    assert len(runs) == 6  # two references and four readings of xgpu's output
+    found = mlir_diff.compare_chunks(MLIR_OPT, [CHUNK, bad_input, other])
+    assert found[0] == [] and found[2] == []
+    assert len(found[1]) == 1 and "mlir-opt rejects the input" in found[1][0]
+
+    real_print = mlir_diff.xgpu_print
+
+    def wrong_in_g(text: str, generic: bool = False) -> str:
+        out = real_print(text, generic)
+        return out.replace("gpu.wait async [%a]", "gpu.wait async") if "@g" in out else out
+
+    monkeypatch.setattr(mlir_diff, "xgpu_print", wrong_in_g)
+    found = mlir_diff.compare_chunks(MLIR_OPT, [CHUNK, other])
+    assert found[0] == [] and any("custom form" in p for p in found[1])
+    passes = mlir_diff.compare_pass_chunks(MLIR_OPT, [CHUNK, bad_input, other], "canonicalize")
+    assert passes[0] == [] and passes[2] == [] and "fails on the input" in passes[1][0]

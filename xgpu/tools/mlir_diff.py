@@ -119,52 +119,96 @@ def _diff(what: str, expected: str, actual: str) -> str:
     return f"{what}:\n" + "\n".join(diff)
 
 
-def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
-    problems: list[str] = []
-    try:
-        ref = run_mlir_opt(mlir_opt, chunk)
-        ref_generic = run_mlir_opt(mlir_opt, chunk, "--mlir-print-op-generic")
-    except OracleError as err:
-        return [f"mlir-opt rejects the input (fix the test): {err}"]
-
-    def check(what: str, expected: str, produce) -> None:
+def run_mlir_opt_each(mlir_opt: str, texts: list[str], *flags: str) -> list[str | OracleError]:
+    """`run_mlir_opt` of each text, in order: one mlir-opt process for all of
+    them (`--split-input-file`, which prints each output followed by `//
+    -----`) where every one succeeds, else one process per text. (A batch's
+    outputs are the single runs' outputs, compared on every with-mlir test.)"""
+    if len(texts) > 1:
+        proc = subprocess.run(
+            [mlir_opt, "--allow-unregistered-dialect", "--split-input-file", *flags, "-"],
+            input="\n// -----\n".join(texts),
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode == 0:
+            outputs = proc.stdout.split("// -----\n")
+            if len(outputs) == len(texts):
+                return list(outputs)
+    results: list[str | OracleError] = []
+    for text in texts:
         try:
-            actual = produce()
+            results.append(run_mlir_opt(mlir_opt, text, *flags))
         except OracleError as err:
-            problems.append(f"{what}: {err}")
-            return
-        except Exception as err:  # a parse error or a crash in xgpu
-            problems.append(f"{what}: {type(err).__name__}: {err}")
-            return
-        if actual != expected:
-            problems.append(_diff(what, expected, actual))
+            results.append(err)
+    return results
 
-    check(
-        "custom form (xgpu-opt F | mlir-opt)",
-        ref,
-        lambda: run_mlir_opt(mlir_opt, xgpu_print(chunk)),
-    )
-    check(
-        "generic form (xgpu-opt --print-op-generic F | mlir-opt --mlir-print-op-generic)",
-        ref_generic,
-        lambda: run_mlir_opt(mlir_opt, xgpu_print(chunk, generic=True), "--mlir-print-op-generic"),
-    )
-    check(
-        "mlir-opt's custom output through xgpu",
-        ref,
-        lambda: run_mlir_opt(mlir_opt, xgpu_print(ref)),
-    )
-    check(
-        "mlir-opt's generic output through xgpu",
-        ref,
-        lambda: run_mlir_opt(mlir_opt, xgpu_print(ref_generic)),
-    )
-    check(
-        "gpu and memref op syntax, byte for byte (names normalized)",
-        "\n".join(gpu_lines(ref)),
-        lambda: "\n".join(gpu_lines(xgpu_print(ref))),
-    )
+
+def _attempt(produce) -> str | Exception:
+    try:
+        return produce()
+    except Exception as err:  # a parse error or a crash in xgpu
+        return err
+
+
+def compare_chunks(mlir_opt: str, chunks: list[str]) -> list[list[str]]:
+    """The problems of each chunk (see the module docstring), mlir-opt's runs
+    batched (`run_mlir_opt_each`)."""
+    refs = run_mlir_opt_each(mlir_opt, chunks)
+    refs_generic = run_mlir_opt_each(mlir_opt, chunks, "--mlir-print-op-generic")
+    problems: list[list[str]] = [[] for _ in chunks]
+    valid = []
+    for i, (ref, ref_generic) in enumerate(zip(refs, refs_generic, strict=True)):
+        if isinstance(ref, OracleError) or isinstance(ref_generic, OracleError):
+            err = ref if isinstance(ref, OracleError) else ref_generic
+            problems[i].append(f"mlir-opt rejects the input (fix the test): {err}")
+        else:
+            valid.append(i)
+    # What xgpu prints (in-process), then mlir-opt's reading of it, batched.
+    stages = [
+        ("custom form (xgpu-opt F | mlir-opt)", lambda i: xgpu_print(chunks[i]), ()),
+        (
+            "generic form (xgpu-opt --print-op-generic F | mlir-opt --mlir-print-op-generic)",
+            lambda i: xgpu_print(chunks[i], generic=True),
+            ("--mlir-print-op-generic",),
+        ),
+        ("mlir-opt's custom output through xgpu", lambda i: xgpu_print(refs[i]), ()),
+        ("mlir-opt's generic output through xgpu", lambda i: xgpu_print(refs_generic[i]), ()),
+    ]
+    expected = {0: refs, 1: refs_generic, 2: refs, 3: refs}
+    outcomes: list[dict[int, str | Exception]] = []
+    for _, produce, flags in stages:
+        printed = {i: _attempt(lambda i=i: produce(i)) for i in valid}
+        ok = [i for i in valid if isinstance(printed[i], str)]
+        read = run_mlir_opt_each(mlir_opt, [printed[i] for i in ok], *flags)  # type: ignore[misc]
+        outcome: dict[int, str | Exception] = dict(printed)
+        outcome.update(zip(ok, read, strict=True))
+        outcomes.append(outcome)
+    for i in valid:
+        for k, (what, _, _) in enumerate(stages):
+            _record(problems[i], what, expected[k][i], outcomes[k][i])  # type: ignore[arg-type]
+        lines = _attempt(lambda i=i: "\n".join(gpu_lines(xgpu_print(refs[i]))))  # type: ignore[arg-type]
+        _record(
+            problems[i],
+            "gpu and memref op syntax, byte for byte (names normalized)",
+            "\n".join(gpu_lines(refs[i])),  # type: ignore[arg-type]
+            lines,
+        )
     return problems
+
+
+def _record(problems: list[str], what: str, expected: str, actual: str | Exception) -> None:
+    if isinstance(actual, OracleError):
+        problems.append(f"{what}: {actual}")
+    elif isinstance(actual, Exception):
+        problems.append(f"{what}: {type(actual).__name__}: {actual}")
+    elif actual != expected:
+        problems.append(_diff(what, expected, actual))
+
+
+def compare_chunk(mlir_opt: str, chunk: str) -> list[str]:
+    """The problems of one chunk (`compare_chunks`)."""
+    return compare_chunks(mlir_opt, [chunk])[0]
 
 
 def _mlir_pass_flags(pipeline: str) -> list[str]:
@@ -194,23 +238,40 @@ def xgpu_run_pipeline(text: str, pipeline: str) -> str:
     return print_mlir(module) + "\n"
 
 
+def compare_pass_chunks(
+    mlir_opt: str, chunks: list[str], pipeline: str, mlir_flags: list[str] | None = None
+) -> list[list[str]]:
+    """The problems of each chunk under `pipeline`, mlir-opt's runs batched."""
+    flags = _mlir_pass_flags(pipeline) if mlir_flags is None else mlir_flags
+    refs = run_mlir_opt_each(mlir_opt, chunks, *flags)
+    problems: list[list[str]] = [[] for _ in chunks]
+    produced: dict[int, str] = {}
+    for i, ref in enumerate(refs):
+        if isinstance(ref, OracleError):
+            problems[i].append(f"mlir-opt fails on the input (fix the test): {ref}")
+            continue
+        try:
+            produced[i] = xgpu_run_pipeline(chunks[i], pipeline)
+        except OracleError as err:
+            problems[i].append(f"{pipeline}: {err}")
+        except Exception as err:  # a crash in xgpu
+            problems[i].append(f"{pipeline}: {type(err).__name__}: {err}")
+    order = list(produced)
+    read = run_mlir_opt_each(mlir_opt, [produced[i] for i in order])
+    for i, actual in zip(order, read, strict=True):
+        if isinstance(actual, OracleError):
+            problems[i].append(f"{pipeline}: {actual}")
+        elif actual != refs[i]:
+            what = f"-p {pipeline} (xgpu-opt | mlir-opt) vs mlir-opt"
+            problems[i].append(_diff(what, refs[i], actual))  # type: ignore[arg-type]
+    return problems
+
+
 def compare_pass_chunk(
     mlir_opt: str, chunk: str, pipeline: str, mlir_flags: list[str] | None = None
 ) -> list[str]:
-    flags = _mlir_pass_flags(pipeline) if mlir_flags is None else mlir_flags
-    try:
-        ref = run_mlir_opt(mlir_opt, chunk, *flags)
-    except OracleError as err:
-        return [f"mlir-opt fails on the input (fix the test): {err}"]
-    try:
-        actual = run_mlir_opt(mlir_opt, xgpu_run_pipeline(chunk, pipeline))
-    except OracleError as err:
-        return [f"{pipeline}: {err}"]
-    except Exception as err:  # a crash in xgpu
-        return [f"{pipeline}: {type(err).__name__}: {err}"]
-    if actual != ref:
-        return [_diff(f"-p {pipeline} (xgpu-opt | mlir-opt) vs mlir-opt", ref, actual)]
-    return []
+    """The problems of one chunk under `pipeline` (`compare_pass_chunks`)."""
+    return compare_pass_chunks(mlir_opt, [chunk], pipeline, mlir_flags)[0]
 
 
 def xgpu_opt_output(argv: list[str]) -> tuple[int, str, str]:
@@ -270,14 +331,14 @@ def main(argv: list[str] | None = None) -> int:
         text = f.read()
     failed = 0
     chunks = split_chunks(text, True)
-    for chunk, offset in chunks:
-        if not chunk.strip():
-            continue
-        if args.pipeline:
-            mlir_flags = shlex.split(args.mlir_flags) if args.mlir_flags is not None else None
-            problems = compare_pass_chunk(mlir_opt, chunk, args.pipeline, mlir_flags)
-        else:
-            problems = compare_chunk(mlir_opt, chunk)
+    present = [(chunk, offset) for chunk, offset in chunks if chunk.strip()]
+    texts = [chunk for chunk, _ in present]
+    if args.pipeline:
+        mlir_flags = shlex.split(args.mlir_flags) if args.mlir_flags is not None else None
+        found = compare_pass_chunks(mlir_opt, texts, args.pipeline, mlir_flags)
+    else:
+        found = compare_chunks(mlir_opt, texts)
+    for (_, offset), problems in zip(present, found, strict=True):
         for problem in problems:
             failed += 1
             print(f"{args.file}:{offset + 1}: chunk differs: {problem}\n", file=sys.stderr)
