@@ -4,10 +4,10 @@ simulator that reports itself as a GPU without unified host memory.
 Every program of tests/runtime/zoo/ and tests/runtime/sim/ and
 examples/forum_run.mlir runs under `oclgrind --data-races --uninitialized
 --check-api` (`xgpu.tools.oclgrind_run`), and so do the xgpu-run lit tests of
-tests/filecheck/runtime/ (the programs in one Oclgrind process,
-`oclgrind_batch`, each with its own streams and reports: a process costs
-about 1.5 s of CPU before anything runs). A run passes when its output is the expected one
-(the CHECK lines, or PoCL's output for the programs without any) and
+tests/filecheck/runtime/; the programs all in one Oclgrind process
+(`oclgrind_batch`: each run with its own streams and reports; a process costs
+about 1.5 s of CPU before anything runs). A run passes when its output is the
+expected one (the CHECK lines, or PoCL's output for the programs without any) and
 Oclgrind reported nothing but pyopencl's own `clGetDeviceInfo` queries of
 `CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV`, matched word for word
 (`oclgrind_run.ALLOWED_REPORT`). Found by hand with an LD_PRELOAD shim around
@@ -67,10 +67,14 @@ def _clean(out: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def batch_runs() -> dict[Path, oclgrind_run.OclgrindRun]:
+def batch_runs(tmp_path_factory) -> dict[Path, oclgrind_run.OclgrindRun]:
     """The zoo's and the feature programs' runs, from one Oclgrind process
-    (`oclgrind_batch`: each run's streams and reports are its own)."""
-    paths = ZOO + FEATURES
+    (`oclgrind_batch`: each run's streams and reports are its own), with a
+    program Oclgrind reports amid them (`test_batch_keeps_reports_apart`)."""
+    bad = tmp_path_factory.mktemp("batch") / "uninitialized.mlir"
+    bad.write_text(_UNINITIALIZED)
+    half = len(ZOO) // 2
+    paths = ZOO[:half] + [bad] + ZOO[half:] + FEATURES
     results = run_batch([[str(p)] for p in paths], oclgrind=_oclgrind(), timeout=600)
     return dict(zip(paths, results))
 
@@ -204,6 +208,16 @@ module attributes {gpu.container_module} {
   }
 }
 """
+
+
+@needs_oclgrind
+def test_batch_keeps_reports_apart(batch_runs):
+    """In the batch, the reports of a kernel reading memory nothing wrote
+    are that run's (its neighbours, the zoo's, have none: their own tests)."""
+    [bad] = [p for p in batch_runs if p.name == "uninitialized.mlir"]
+    result = batch_runs[bad]
+    assert result.returncode == 0 and result.allowed > 0
+    assert result.reports and all("Uninitialized value" in r for r in result.reports)
 
 
 @needs_oclgrind
