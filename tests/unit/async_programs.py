@@ -24,9 +24,14 @@ canonicalizer cannot erase GPU work as useless.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TypeVar
 
 from hypothesis import strategies as st
+
+T = TypeVar("T")
 
 MEMREF = "memref<4xf32>"
 TOKEN = "!gpu.async.token"
@@ -74,6 +79,28 @@ STATEMENTS = (
 )
 
 
+# The choices are drawn as indices, from strategies made once per size: a
+# strategy over a fresh list (`st.sampled_from(tokens)`) is built and
+# validated again at every draw, most of the generator's time. Indices shrink
+# to the first element, as `sampled_from` does.
+@cache
+def _index(n: int) -> st.SearchStrategy[int]:
+    return st.integers(0, n - 1)
+
+
+@cache
+def _indices(n: int, min_size: int, max_size: int) -> st.SearchStrategy[list[int]]:
+    return st.lists(_index(n), min_size=min_size, max_size=max_size)
+
+
+def _pick(draw: st.DrawFn, seq: Sequence[T]) -> T:
+    return seq[draw(_index(len(seq)))]
+
+
+def _picks(draw: st.DrawFn, seq: Sequence[T], min_size: int = 0, max_size: int = 3) -> list[T]:
+    return [seq[i] for i in draw(_indices(len(seq), min_size, max_size))]
+
+
 @dataclass
 class _Scope:
     tokens: list[str] = field(default_factory=list)
@@ -118,20 +145,20 @@ class _Gen:
         toks = self.tokens()
         if not toks:
             return []
-        how = self.draw(st.sampled_from(["last", "last", "random", "random", "none"]))
+        how = _pick(self.draw, ("last", "last", "random", "random", "none"))
         if how == "none" and allow_empty:
             return []
         if how == "last":
-            extra = self.draw(st.lists(st.sampled_from(toks), max_size=1))
+            extra = _picks(self.draw, toks, max_size=1)
             return [toks[-1], *extra] if self.draw(st.booleans()) else [*extra, toks[-1]]
-        return self.draw(st.lists(st.sampled_from(toks), min_size=1, max_size=3))
+        return _picks(self.draw, toks, min_size=1)
 
     @staticmethod
     def deplist(deps: list[str]) -> str:
         return f" [{', '.join(deps)}]" if deps else ""
 
     def buffer(self) -> str:
-        return self.draw(st.sampled_from(self.buffers()))
+        return _pick(self.draw, self.buffers())
 
     def is_async(self) -> bool:
         return self.draw(st.integers(0, 3)) > 0
@@ -145,7 +172,7 @@ class _Gen:
 
     # ------------------------------------------------------- statements
     def statement(self, depth: int) -> None:
-        kind = self.draw(st.sampled_from(STATEMENTS))
+        kind = _pick(self.draw, STATEMENTS)
         if kind in ("for", "if") and depth >= self.max_depth:
             kind = "launch"
         getattr(self, f"st_{kind}")(depth)
@@ -165,7 +192,7 @@ class _Gen:
     def st_join(self, depth: int) -> None:
         tok = self.fresh("t")
         toks = self.tokens()
-        deps = self.draw(st.lists(st.sampled_from(toks), max_size=3)) if toks else []
+        deps = _picks(self.draw, toks) if toks else []
         self.emit(f"{tok} = gpu.wait async{self.deplist(deps)}")
         self.add_token(tok)
 
@@ -191,12 +218,12 @@ class _Gen:
         own = [b for b in self.buffers() if b != "%h"]
         if not own:
             return self.st_launch(depth)
-        b = self.draw(st.sampled_from(own))
+        b = _pick(self.draw, own)
         self.async_op(f"gpu.dealloc@ASYNC {b} {self.tag()} : {MEMREF}")
 
     def st_wait(self, depth: int) -> None:
         toks = self.tokens()
-        deps = self.draw(st.lists(st.sampled_from(toks), max_size=3)) if toks else []
+        deps = _picks(self.draw, toks) if toks else []
         self.emit(f"gpu.wait{self.deplist(deps)}")
 
     def st_observe(self, depth: int) -> None:
@@ -215,7 +242,7 @@ class _Gen:
             self.statement(depth + 1)
         self.close_scope()
         if yield_token:
-            tok = self.draw(st.sampled_from(self.tokens()))
+            tok = _pick(self.draw, self.tokens())
             self.emit(f"scf.yield {tok} : {TOKEN}")
         else:
             # Explicit: a block may end with an unregistered op, which could
@@ -228,12 +255,12 @@ class _Gen:
                 self.observe(b)
 
     def st_for(self, depth: int) -> None:
-        ub = self.draw(st.sampled_from(["%c0", "%c1", "%c2", "%c2", "%c3"]))
+        ub = _pick(self.draw, ("%c0", "%c1", "%c2", "%c2", "%c3"))
         i = self.fresh("i")
         toks = self.tokens()
         carried = bool(toks) and self.draw(st.booleans())
         if carried:
-            init = self.draw(st.sampled_from(toks))
+            init = _pick(self.draw, toks)
             acc, res = self.fresh("acc"), self.fresh("r")
             self.emit(
                 f"{res} = scf.for {i} = %c0 to {ub} step %c1 iter_args({acc} = {init}) -> ({TOKEN}) {{"
@@ -249,7 +276,7 @@ class _Gen:
             self.add_token(res)
 
     def st_if(self, depth: int) -> None:
-        cond = self.draw(st.sampled_from(["%true", "%false"]))
+        cond = _pick(self.draw, ("%true", "%false"))
         with_result = bool(self.tokens()) and self.draw(st.booleans())
         if with_result:
             res = self.fresh("r")

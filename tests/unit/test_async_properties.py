@@ -80,9 +80,16 @@ def _run(text: str, make_pass: Callable[[], ModulePass], remarks: bool = False):
     return module, before, after, engine
 
 
+#: (property, program) pairs that passed: a program hypothesis draws again
+#: (one in ten or so) has its verdict already, the checks being deterministic
+_PASSED: set[tuple[str, str]] = set()
+
+
 @PROPERTY
 @given(async_programs())
 def test_async_simplify_keeps_happens_before(text: str) -> None:
+    if ("simplify", text) in _PASSED:
+        return
     module, before, after, engine = _run(text, lambda: AsyncSimplifyPass(remarks=True))
     key = tag_key()
     # Every tagged GPU event and observation still happens, in the same order...
@@ -103,6 +110,7 @@ def test_async_simplify_keeps_happens_before(text: str) -> None:
             assert len(deps) == len(set(deps)), text
     # Remarks were asked for: every one is a remark at a located op.
     assert all(d.severity == "remark" and d.location for d in engine.diagnostics)
+    _PASSED.add(("simplify", text))
 
 
 @PROPERTY
@@ -122,6 +130,8 @@ def test_canonicalize_keeps_happens_before(text: str) -> None:
       still exist after the pass (an erased op takes its tag with it). The
       events that remain must be a subset of those before, in the same order.
     """
+    if ("canonicalize", text) in _PASSED:
+        return
     _, before, after, _ = _run(text, CanonicalizePass)
     kb, ka = _occurrence_key(before), _occurrence_key(after)
     keys_before, keys_after = before.keys(kb), after.keys(ka)
@@ -132,6 +142,7 @@ def test_canonicalize_keeps_happens_before(text: str) -> None:
     rel_after = after.relation(ka)
     lost, gained = rel_before - rel_after, rel_after - rel_before
     assert not lost and not gained, f"lost {sorted(lost)}, gained {sorted(gained)}\n{text}"
+    _PASSED.add(("canonicalize", text))
 
 
 FEATURES = (

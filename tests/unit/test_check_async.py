@@ -193,7 +193,20 @@ def _describe_pairs(pairs: set[tuple[Operation, Operation]]) -> list[str]:
     return sorted(f"{at(b)} vs {at(a)}" for b, a in pairs)
 
 
+#: (property, program) pairs that passed: a program hypothesis draws again
+#: (one in ten or so) has its verdict already, the checks being deterministic
+_PASSED: set[tuple[str, str]] = set()
+
+
 def _compare(text: str, exact: bool) -> None:
+    key = ("exact" if exact else "sound", text)
+    if key in _PASSED:
+        return
+    _compare_once(text, exact)
+    _PASSED.add(key)
+
+
+def _compare_once(text: str, exact: bool) -> None:
     text = text.replace(_EMPTY_KERNEL, _RW_KERNEL)
     module = _module(text)
     f = _main(module)
@@ -268,6 +281,8 @@ def test_no_alarm_that_no_run_shows(text: str) -> None:
     in every run."""
     text = text.replace(_EMPTY_KERNEL, _RW_KERNEL)
     assume(4 ** len(_LOOP.findall(text)) * 2 ** len(_COND.findall(text)) <= 64)
+    if ("no alarm", text) in _PASSED:
+        return
 
     def line(op: Operation) -> int:
         loc = diagnostics.location_of(op)
@@ -288,6 +303,7 @@ def test_no_alarm_that_no_run_shows(text: str) -> None:
     assert not extra, f"false alarms at lines {sorted(extra)}\n{text}"
     assert {line(op) for op in checked.unawaited} <= unawaited, text
     assert not {line(op) for op in checked.useless_waits} & useful, text
+    _PASSED.add(("no alarm", text))
 
 
 # ---------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xgpu.backend.opencl import compile_gpu_module
-from xgpu.runtime.api import load, run
+from xgpu.runtime.api import Runner, RunOptions, load
 from xgpu.semantics import scalar
 from xgpu.semantics.printf import MAX_FIELD, MAX_INT_PRECISION, PrintfError, compile_printf
 from xgpu.semantics.types import round_float
@@ -75,36 +75,54 @@ def c_printf(spec: str, t: str, value) -> bytes:
     return buf.raw[:n]
 
 
-_INT_TYPES = ["i1", "i8", "i16", "i32", "i64", "index"]
+# The strategies conversions() draws from, made once: one built inside the
+# draw (a `.map`, a `|`, a list argument) is made and validated again each
+# time, a good part of the generation's time.
+_FLAGS = st.lists(st.sampled_from("-+ #0"), max_size=4)
+_WIDTH = st.one_of(st.just(""), st.integers(1, MAX_FIELD).map(str))
+_PRECISION = {
+    cap: st.one_of(st.just(""), st.just("."), st.integers(0, cap).map(lambda p: f".{p}"))
+    for cap in (MAX_INT_PRECISION, MAX_FIELD)
+}
+_INT_LENGTH = st.sampled_from(("", "hh", "h", "l", "ll", "z", "j", "t"))
+_FLOAT_LENGTH = st.sampled_from(("", "l"))
+_INT_TYPES = ("i1", "i8", "i16", "i32", "i64", "index")
+_INT_TYPE = st.sampled_from(_INT_TYPES)
+_INT_VALUE = {
+    t: st.integers(scalar(t).min, scalar(t).max)
+    | st.sampled_from((0, 1, -1, scalar(t).min, scalar(t).max))
+    for t in _INT_TYPES
+}
+_FLOAT_TYPE = st.sampled_from(("f32", "f64"))
+_F32_OR_SPECIAL = st.integers(0, 7)  # the drawn f32 or one of 7 special values
+_F64_OR_KEEP = st.floats(allow_nan=False, width=64) | st.none()  # None: keep the value
 
 
 @st.composite
 def conversions(draw):
     conv = draw(st.sampled_from("diouxXcfFeEgGaA"))
-    flags = "".join(draw(st.lists(st.sampled_from("-+ #0"), max_size=4)))
-    width = draw(st.one_of(st.just(""), st.integers(1, MAX_FIELD).map(str)))
-    cap = MAX_INT_PRECISION if conv in "diouxX" else MAX_FIELD
-    prec = draw(st.one_of(st.just(""), st.just("."), st.integers(0, cap).map(lambda p: f".{p}")))
+    flags = "".join(draw(_FLAGS))
+    width = draw(_WIDTH)
+    prec = draw(_PRECISION[MAX_INT_PRECISION if conv in "diouxX" else MAX_FIELD])
     length = ""
     if conv in "diouxX":
-        length = draw(st.sampled_from(["", "hh", "h", "l", "ll", "z", "j", "t"]))
+        length = draw(_INT_LENGTH)
     elif conv in "fFeEgGaA":
-        length = draw(st.sampled_from(["", "l"]))
+        length = draw(_FLOAT_LENGTH)
     if conv == "c":
         prec = ""
     spec = "%" + flags + width + prec + length + conv
     if conv in "diouxXc":
-        t = draw(st.sampled_from(_INT_TYPES))
-        s = scalar(t)
-        value = draw(st.integers(s.min, s.max) | st.sampled_from([0, 1, -1, s.min, s.max]))
-        value = s.norm(value)
+        t = draw(_INT_TYPE)
+        value = scalar(t).norm(draw(_INT_VALUE[t]))
     else:
-        t = draw(st.sampled_from(["f32", "f64"]))
+        t = draw(_FLOAT_TYPE)
         bits = draw(st.integers(0, 2**32 - 1))
         f32 = struct.unpack("<f", struct.pack("<I", bits))[0]
-        value = draw(st.sampled_from([f32, 0.0, -0.0, math.inf, -math.inf, math.nan, 0.5, 2.5]))
+        value = (f32, 0.0, -0.0, math.inf, -math.inf, math.nan, 0.5, 2.5)[draw(_F32_OR_SPECIAL)]
         if t == "f64" and not math.isnan(value):
-            value = draw(st.floats(allow_nan=False, width=64) | st.just(value))
+            f64 = draw(_F64_OR_KEEP)
+            value = value if f64 is None else f64
     return spec, t, value
 
 
@@ -286,14 +304,15 @@ def test_arbitrary_names_messages_and_formats(capfdbinary, program):
         "}",
     ]
     text = "\n".join(lines + main) + "\n"
-    module_op, _ = load(text)
+    module_op, sources = load(text)
     for gpu_module in module_op.walk():
         if gpu_module.name == "gpu.module":
             assert compile_gpu_module(gpu_module).source
     for backend in ("opencl", "sim") if on_opencl(text) else ("sim",):
         capfdbinary.readouterr()
         with pytest.raises(Exception) as err:
-            run(module_op, backend=backend)
+            # What run() does after load(), which would parse or verify again.
+            Runner(module_op, sources, RunOptions(backend=backend)).call("main", [])
         sys.stdout.flush()
         out, _ = capfdbinary.readouterr()
         assert type(err.value).__name__ == "RunError"

@@ -363,9 +363,12 @@ SPIN = module(
     """,
 )
 LAUNCH_LINE = next(i for i, ln in enumerate(SPIN.splitlines(), 1) if "gpu.launch_func" in ln)
+#: seconds: any limit ends a kernel that loops forever; each run spins (and
+#: burns a core) that long
+TIMEOUT = 0.25
 TIMEOUT_MESSAGE = (
-    "error: gpu.launch_func @k::@spin did not finish within the timeout of 1 s (the kernel "
-    "may loop forever; --timeout SECONDS sets the limit, 0 turns it off)"
+    f"error: gpu.launch_func @k::@spin did not finish within the timeout of {TIMEOUT:g} s "
+    "(the kernel may loop forever; --timeout SECONDS sets the limit, 0 turns it off)"
 )
 
 
@@ -378,7 +381,7 @@ def _subprocess(argv: list[str], **kw) -> subprocess.CompletedProcess:
 def test_timeout_ends_an_infinite_kernel_loop(backend, tmp_path):
     path = tmp_path / "spin.mlir"
     path.write_text(SPIN)
-    argv = [sys.executable, "-m", "xgpu.tools.xgpu_run", str(path), "--timeout", "1"]
+    argv = [sys.executable, "-m", "xgpu.tools.xgpu_run", str(path), "--timeout", str(TIMEOUT)]
     proc = _subprocess([*argv, "--backend", backend])
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.startswith(f"{path}:{LAUNCH_LINE}:10: {TIMEOUT_MESSAGE}\n"), proc.stderr
@@ -393,12 +396,12 @@ def test_library_timeout_leaves_the_device_unusable():
         from xgpu.runtime.api import RunError
         text = {SPIN!r}
         try:
-            xgpu.run(text, timeout=1, name="spin.mlir")
+            xgpu.run(text, timeout={TIMEOUT}, name="spin.mlir")
         except RunError as err:
             print("fatal" if err.fatal else "not fatal")
             print(err.diagnostic.message)
         try:
-            xgpu.run(text, timeout=1)
+            xgpu.run(text, timeout={TIMEOUT})
         except RunError as err:
             print(err.diagnostic.message)
         """
@@ -409,11 +412,11 @@ def test_library_timeout_leaves_the_device_unusable():
     assert fatal == "fatal"
     assert "error: " + first == TIMEOUT_MESSAGE
     assert "cannot run anything more in this process" in second
-    assert "gpu.launch_func @k::@spin timed out after 1 s" in second
+    assert f"gpu.launch_func @k::@spin timed out after {TIMEOUT:g} s" in second
 
 
 def test_simulator_timeout_in_the_library():
-    err = run_error(SPIN, backend="sim", timeout=1)
+    err = run_error(SPIN, backend="sim", timeout=TIMEOUT)
     assert "error: " + err.diagnostic.message == TIMEOUT_MESSAGE
     assert not err.fatal  # nothing is left running
     assert err.diagnostic.location.line == LAUNCH_LINE
@@ -442,7 +445,7 @@ def test_simulator_timeout_of_a_spinning_work_item_in_any_thread():
 
     def target() -> None:
         try:
-            xgpu.run(SPIN, backend="sim", timeout=1)
+            xgpu.run(SPIN, backend="sim", timeout=TIMEOUT)
         except RunError as err:
             found.append(err.diagnostic.message)
 
@@ -470,7 +473,7 @@ def test_simulator_timeout_between_work_items_outside_the_main_thread():
 
     def target() -> None:
         try:
-            xgpu.run(text, backend="sim", timeout=1)
+            xgpu.run(text, backend="sim", timeout=TIMEOUT)
         except RunError as err:
             found.append(err.diagnostic.message)
 

@@ -4,8 +4,10 @@ simulator that reports itself as a GPU without unified host memory.
 Every program of tests/runtime/zoo/ and tests/runtime/sim/ and
 examples/forum_run.mlir runs under `oclgrind --data-races --uninitialized
 --check-api` (`xgpu.tools.oclgrind_run`), and so do the xgpu-run lit tests of
-tests/filecheck/runtime/. A run passes when its output is the expected one
-(the CHECK lines, or PoCL's output for the programs without any) and
+tests/filecheck/runtime/; the programs all in one Oclgrind process
+(`oclgrind_batch`: each run with its own streams and reports; a process costs
+about 1.5 s of CPU before anything runs). A run passes when its output is the
+expected one (the CHECK lines, or PoCL's output for the programs without any) and
 Oclgrind reported nothing but pyopencl's own `clGetDeviceInfo` queries of
 `CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV`, matched word for word
 (`oclgrind_run.ALLOWED_REPORT`). Found by hand with an LD_PRELOAD shim around
@@ -32,6 +34,7 @@ import pytest
 from xgpu.tools import oclgrind_run
 
 sys.path.insert(0, str(Path(__file__).parent))
+from oclgrind_batch import run_batch  # noqa: E402
 from test_runtime_zoo import check_output  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,8 +66,21 @@ def _clean(out: str) -> str:
     return re.sub(r"base@ = 0x[0-9a-f]+", "base@ = 0x?", out)
 
 
-def _run(*args: str) -> oclgrind_run.OclgrindRun:
-    result = oclgrind_run.run(list(args), oclgrind=_oclgrind(), timeout=300)
+@pytest.fixture(scope="module")
+def batch_runs(tmp_path_factory) -> dict[Path, oclgrind_run.OclgrindRun]:
+    """The zoo's and the feature programs' runs, from one Oclgrind process
+    (`oclgrind_batch`: each run's streams and reports are its own), with a
+    program Oclgrind reports amid them (`test_batch_keeps_reports_apart`)."""
+    bad = tmp_path_factory.mktemp("batch") / "uninitialized.mlir"
+    bad.write_text(_UNINITIALIZED)
+    half = len(ZOO) // 2
+    paths = ZOO[:half] + [bad] + ZOO[half:] + FEATURES
+    results = run_batch([[str(p)] for p in paths], oclgrind=_oclgrind(), timeout=600)
+    return dict(zip(paths, results))
+
+
+def _batch_run(batch_runs: dict[Path, oclgrind_run.OclgrindRun], path: Path):
+    result = batch_runs[path]
     assert not result.reports, "Oclgrind reported:\n" + "\n\n".join(result.reports)
     return result
 
@@ -92,8 +108,8 @@ def test_split_reports_keeps_only_unknown_reports():
 
 @needs_oclgrind
 @pytest.mark.parametrize("path", ZOO, ids=[p.stem for p in ZOO])
-def test_zoo_program_on_oclgrind(path: Path):
-    result = _run(str(path))
+def test_zoo_program_on_oclgrind(batch_runs, path: Path):
+    result = _batch_run(batch_runs, path)
     assert result.returncode == 0, result.stderr
     assert result.allowed > 0, "pyopencl's queries were not seen: did Oclgrind run?"
     expected = path.with_suffix(".expected")
@@ -106,7 +122,7 @@ def test_zoo_program_on_oclgrind(path: Path):
 
 @needs_oclgrind
 @pytest.mark.parametrize("path", FEATURES, ids=[p.stem for p in FEATURES])
-def test_feature_program_on_oclgrind(path: Path, capfd: pytest.CaptureFixture[str]):
+def test_feature_program_on_oclgrind(batch_runs, path: Path, capfd: pytest.CaptureFixture[str]):
     from xgpu.runtime.api import run
 
     capfd.readouterr()
@@ -114,7 +130,7 @@ def test_feature_program_on_oclgrind(path: Path, capfd: pytest.CaptureFixture[st
     # non-associative results (the region form of tests/runtime/sim/subgroups).
     run(path.read_text(), name=str(path), reduction="tree")
     on_pocl, _ = capfd.readouterr()
-    result = _run(str(path))
+    result = _batch_run(batch_runs, path)
     assert result.returncode == 0, result.stderr
     assert _clean(result.stdout) == _clean(on_pocl)
     assert result.stderr == "", result.stderr
@@ -192,6 +208,16 @@ module attributes {gpu.container_module} {
   }
 }
 """
+
+
+@needs_oclgrind
+def test_batch_keeps_reports_apart(batch_runs):
+    """In the batch, the reports of a kernel reading memory nothing wrote
+    are that run's (its neighbours, the zoo's, have none: their own tests)."""
+    [bad] = [p for p in batch_runs if p.name == "uninitialized.mlir"]
+    result = batch_runs[bad]
+    assert result.returncode == 0 and result.allowed > 0
+    assert result.reports and all("Uninitialized value" in r for r in result.reports)
 
 
 @needs_oclgrind
