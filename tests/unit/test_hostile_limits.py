@@ -496,3 +496,16 @@ def test_runner_output_is_unchanged_through_the_deep_stack():
     assert out.getvalue() == "4"
     with pytest.raises(RunError, match="expected"):
         xgpu.run("func.func @main( {")
+
+
+@pytest.mark.parametrize("depth", [0, 1, 40, 300])
+def test_walk_ops_is_xdsl_walk_without_recursion(depth: int):
+    """`walk_ops` (the parser's, printer's and verifier's walk) gives the ops
+    of xDSL's `walk()` in the same order, nested kernels and host code alike."""
+    from xgpu.ir.nesting import deep_call, walk_ops
+
+    for text in (lp.host_program(depth), lp.kernel_program(depth)):
+        module, _ = load(text, "walk.mlir")
+        ours = [id(op) for op in walk_ops(module)]
+        theirs = deep_call(lambda module=module: [id(op) for op in module.walk()])
+        assert ours == theirs and len(ours) > depth

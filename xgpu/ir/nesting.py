@@ -47,6 +47,29 @@ def nesting_error() -> str:
     return f"regions are nested more than {MAX_NESTING} levels deep (xgpu's limit)"
 
 
+def _nested_ops(op: Any) -> Any:
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.ops
+
+
+def walk_ops(root: Any) -> Any:
+    """The ops of `root`, `root` first, in the order of xDSL's `root.walk()`
+    (each op before the ops of its regions), without one generator per
+    nesting level: at depth d xDSL's walk resumes d generators per op, which
+    made a walk of 1,000 nested levels quadratic."""
+    yield root
+    stack = [_nested_ops(root)]
+    while stack:
+        op = next(stack[-1], None)
+        if op is None:
+            stack.pop()
+            continue
+        yield op
+        if op.regions:
+            stack.append(_nested_ops(op))
+
+
 #: region nesting that Python's default stack and recursion limit handle
 SHALLOW = 48
 

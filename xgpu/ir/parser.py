@@ -45,7 +45,7 @@ from xgpu.ir.lexer import FastMLIRLexer
 from xgpu.ir.line_forms import match_line
 from xgpu.ir.loaded import is_instance
 from xgpu.ir.locations import LocationParser
-from xgpu.ir.nesting import MAX_NESTING, nesting_error
+from xgpu.ir.nesting import MAX_NESTING, nesting_error, walk_ops
 from xgpu.ir.speedups import gc_paused
 from xgpu.ir.splats import SplatParser
 
@@ -183,7 +183,7 @@ class LocatingParser(LocationParser, SplatParser, AffineTextParser, BuiltinLimit
             module.location = diagnostics.make_location_attr(self._file, line, col)
         # xDSL can leave a forward reference unresolved when its definition was
         # in a region that closed before; MLIR rejects such a use.
-        for op in module.walk() if self._forward_references else ():
+        for op in walk_ops(module) if self._forward_references else ():
             for operand in op.operands:
                 if isinstance(operand, ForwardDeclaredValue):
                     loc = diagnostics.location_of(op)

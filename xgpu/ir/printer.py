@@ -40,6 +40,7 @@ from xdsl.targets.mlir import MLIRTarget
 
 from xgpu.ir.affine_text import affine_map_text, affine_set_text
 from xgpu.ir.fast_print import LINE_TEXTS
+from xgpu.ir.nesting import walk_ops
 from xgpu.ir.speedups import gc_paused
 
 
@@ -66,7 +67,7 @@ def _uses_affine_maps(root: Operation) -> bool:
         memo[id(attr)] = found
         return found
 
-    for op in root.walk():
+    for op in walk_ops(root):
         for attr in (*op.attributes.values(), *op.properties.values(), *op.result_types):
             if holds(attr):
                 return True

@@ -27,6 +27,7 @@ from xgpu.diagnostics import (
 )
 from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
+from xgpu.ir.nesting import walk_ops
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
 from xgpu.ir.speedups import gc_paused
@@ -344,7 +345,7 @@ def verify_ir(root: Operation) -> Diagnostic | None:
         with gc_paused(), deferring_region_checks(), indexed_symbol_tables():
             _verify_tree(root)
             info = DominanceInfo()
-            for op in root.walk():
+            for op in walk_ops(root):
                 if op.operands:
                     _checked(op, lambda op=op: verify_dominance(op, info))
     except _Failed as failed:
