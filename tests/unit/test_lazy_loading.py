@@ -143,22 +143,26 @@ def _modules_after(script: str) -> set[str]:
     return set(out[-1].split())
 
 
+def _modules_after_opt(path) -> set[str]:
+    """The modules a fresh process has imported once `xgpu-opt path` is done."""
+    return _modules_after(f"""
+import sys
+from xgpu.tools import xgpu_opt
+try:
+    xgpu_opt.main([{str(path)!r}])
+except SystemExit as e:
+    assert not e.code, e.code
+print(" ".join(sorted(sys.modules)))
+""")
+
+
 def test_what_a_kernel_without_launches_does_not_import(tmp_path):
     """xgpu-opt on a gpu.module and a function: no launch ops (the container
     module's check has no launch to check), no async interface or gpu types,
     no attribution rules, no -verify-diagnostics machinery."""
     f = tmp_path / "kernel.mlir"
     f.write_text(KERNEL_ONLY)
-    script = f"""
-import sys
-from xgpu.tools import xgpu_opt
-try:
-    xgpu_opt.main([{str(f)!r}])
-except SystemExit as e:
-    assert not e.code, e.code
-print(" ".join(sorted(sys.modules)))
-"""
-    modules = _modules_after(script)
+    modules = _modules_after_opt(f)
     assert "xgpu.dialects.gpu.func" in modules
     for unused in (
         "xgpu.dialects.gpu.launch_func",
@@ -290,16 +294,7 @@ def test_op_by_op_finds_what_the_whole_dialect_has(name):
 def test_a_kernel_that_loads_and_stores_imports_one_memref_part_and_no_arith_part(tmp_path):
     f = tmp_path / "kernel.mlir"
     f.write_text(ONE_KERNEL)
-    script = f"""
-import sys
-from xgpu.tools import xgpu_opt
-try:
-    xgpu_opt.main([{str(f)!r}])
-except SystemExit as e:
-    assert not e.code, e.code
-print(" ".join(sorted(sys.modules)))
-"""
-    modules = _modules_after(script)
+    modules = _modules_after_opt(f)
     assert "xgpu.dialects.memref.access" in modules
     for unused in ("alloc", "dma", "metadata", "reshapes", "views"):
         assert f"xgpu.dialects.memref.{unused}" not in modules, unused
