@@ -49,6 +49,16 @@ def line_form(name: str) -> Callable[[LineForm], LineForm]:
     return register
 
 
+_L_BRACE = MLIRTokenKind.L_BRACE
+
+
+def optional_attr_dict(parser: Parser) -> dict[str, Attribute]:
+    """`parser.parse_optional_attr_dict()`, answered at once where no `{` follows."""
+    if parser._current_token.kind is not _L_BRACE:  # pyright: ignore[reportPrivateUsage]
+        return {}
+    return parser.parse_optional_attr_dict()
+
+
 def defined_values(parser: Parser, names: str | None, type: Attribute) -> list[SSAValue] | None:
     """The values `names` (`%a, %b`, as a pattern matched them; None: no
     names) names, when each is a defined single value of type `type`."""

@@ -59,7 +59,7 @@ from xgpu.dialects.gpu.async_interface import (
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
 from xgpu.ir.fast_print import LINE_TEXTS, value_names
-from xgpu.ir.line_forms import VALUE, defined_values, line_form
+from xgpu.ir.line_forms import VALUE, defined_values, line_form, optional_attr_dict
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
 
@@ -481,7 +481,7 @@ def _wait_line(parser: Parser, op_type: type[Operation], start: int):  # type: i
 
     def build() -> WaitOp:
         parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
-        attributes = parser.parse_optional_attr_dict()
+        attributes = optional_attr_dict(parser)
         return WaitOp.create(
             operands=deps, result_types=async_token_types(True), attributes=attributes
         )

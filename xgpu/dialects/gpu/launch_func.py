@@ -58,7 +58,7 @@ from xgpu.dialects.gpu.launch_func_form import (
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir import symbols
 from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, value_names
-from xgpu.ir.line_forms import line_form
+from xgpu.ir.line_forms import line_form, optional_attr_dict
 from xgpu.ir.symbols import (  # noqa: F401  (re-exported: the launches' symbol look-up)
     indexed_symbol_tables,
     lookup_nested_symbol,
@@ -402,7 +402,7 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         args: list[SSAValue],
     ) -> LaunchFuncOp:
         """The launch read by `parse_common_form`, with its attribute dictionary."""
-        attrs = parser.parse_optional_attr_dict()
+        attrs = optional_attr_dict(parser)
         attrs.pop("operandSegmentSizes", None)
         if isinstance(attrs.get("kernel"), SymbolRefAttr):
             kernel = attrs.pop("kernel")
