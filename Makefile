@@ -35,14 +35,16 @@ lint:
 	$(PYTHON) -m ruff format --check xgpu tests bench examples
 
 # Every figure against a baseline measured in the same run (bench/common.py).
-# The big simulator programs run once, each side bounded by --timeout.
+# Medians of 5 runs for parse and canonicalize (mlir-opt's ~0.15 s moves by a
+# third between runs) and of 3 on the simulator (matmul_tiled_256 once, each
+# side bounded by --timeout).
 bench:
 	$(PYTHON) bench/startup.py
-	$(PYTHON) bench/parse.py
-	$(PYTHON) bench/compile.py
+	$(PYTHON) bench/parse.py --runs 5
+	$(PYTHON) bench/compile.py --runs 5
 	$(PYTHON) bench/launch.py
 	$(PYTHON) bench/kernels.py
-	$(PYTHON) bench/sim.py --quick --timeout 150
+	$(PYTHON) bench/sim.py --timeout 150
 	$(PYTHON) bench/suite.py
 
 bench-quick:
