@@ -415,6 +415,63 @@ def test_library_timeout_leaves_the_device_unusable():
     assert f"gpu.launch_func @k::@spin timed out after {TIMEOUT:g} s" in second
 
 
+# Ten chained launches of @step over one buffer, after a launch of @first on
+# another: the sixth (%i = 5) loops forever. The chain is one entry of the
+# watch, which a timeout must still name.
+CHAIN = module(
+    """
+    gpu.func @first(%m: memref<4xi32>) kernel {
+      gpu.return
+    }
+    gpu.func @step(%m: memref<4xi32>, %i: index) kernel {
+      %c5 = arith.constant 5 : index
+      %one = arith.constant 1 : i32
+      %zero = arith.constant 0 : i32
+      %bad = arith.cmpi eq, %i, %c5 : index
+      scf.if %bad {
+        %r = scf.while (%x = %one) : (i32) -> i32 {
+          %c = arith.cmpi ne, %x, %zero : i32
+          scf.condition(%c) %x : i32
+        } do {
+        ^bb0(%y: i32):
+          %z = arith.ori %y, %one : i32
+          scf.yield %z : i32
+        }
+      }
+      gpu.return
+    }
+    """,
+    """
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c10 = arith.constant 10 : index
+    %a = gpu.alloc () : memref<4xi32>
+    %d = gpu.alloc () : memref<4xi32>
+    %t0 = gpu.launch_func async @k::@first blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xi32>)
+    %t = scf.for %i = %c0 to %c10 step %c1 iter_args(%dep = %t0) -> (!gpu.async.token) {
+      %n = gpu.launch_func async [%dep] @k::@step blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<4xi32>, %i : index)
+      scf.yield %n : !gpu.async.token
+    }
+    gpu.wait [%t]
+    """,
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_timeout_names_the_launch_of_a_chain_that_loops(backend, tmp_path):
+    """On OpenCL the chain's launches are one entry (its first and last
+    events): the timeout names the chain, which has started, not the launch
+    of @first before it."""
+    path = tmp_path / "chain.mlir"
+    path.write_text(CHAIN)
+    line = next(i for i, ln in enumerate(CHAIN.splitlines(), 1) if "@k::@step blocks" in ln)
+    argv = [sys.executable, "-m", "xgpu.tools.xgpu_run", str(path), "--timeout", str(TIMEOUT)]
+    proc = _subprocess([*argv, "--backend", backend])
+    assert proc.returncode == 1, proc.stderr
+    message = TIMEOUT_MESSAGE.replace("@k::@spin", "@k::@step")
+    assert proc.stderr.startswith(f"{path}:{line}:12: {message}\n"), proc.stderr
+
+
 def test_simulator_timeout_in_the_library():
     err = run_error(SPIN, backend="sim", timeout=TIMEOUT)
     assert "error: " + err.diagnostic.message == TIMEOUT_MESSAGE

@@ -437,27 +437,22 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
 
 def _listed_entry(watch: Any, lid: str) -> list[str]:
     """A launcher's lines that list its launch's event `e` under the id `lid`
-    in `watch.inflight`. Without a timeout a launch that waits for the last
-    listed launch of its site under the same id takes that entry's place (the
-    entry then stands for a chain of launches, complete when its last is);
-    with one every launch keeps its own entry (a timeout names the launch the
-    device is running)."""
-    lines = []
-    pad = ""
-    if watch.timeout is None:
-        lines += [
-            "ent = _me[0]",
-            f"if {lid} == ent[0] and deps and deps[0] is ent[1]:",
-            "    ent[1] = e",
-            "else:",
-        ]
-        pad = "    "
-    lines += [
-        f"{pad}ent = _me[0] = [{lid}, e]",
-        f"{pad}_inf.append(ent)",
-        f"{pad}if len(_inf) > _w.sweep_at: _w.sweep()",
+    in `watch.inflight`. A launch that waits for the last listed launch of its
+    site under the same id takes that entry's place: the entry then stands
+    for a chain of launches, complete when its last is. With a timeout the
+    entry also keeps the chain's first event, so that a timeout can tell a
+    chain that has started from one still waiting (`Watch._timeout`): every
+    launch of a chain has the same site, which is what a timeout names."""
+    first = ", e" if watch.timeout is not None else ""
+    return [
+        "ent = _me[0]",
+        f"if {lid} == ent[0] and deps and deps[0] is ent[1]:",
+        "    ent[1] = e",
+        "else:",
+        f"    ent = _me[0] = [{lid}, e{first}]",
+        "    _inf.append(ent)",
+        "    if len(_inf) > _w.sweep_at: _w.sweep()",
     ]
-    return lines
 
 
 def _launch_result(is_async: bool) -> list[str]:

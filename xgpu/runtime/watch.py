@@ -11,11 +11,13 @@ waits for the device.
   share an id (the launcher keeps the last; a loop launching one kernel
   over the same buffers sets the kernel's launch id argument once).
 - The events of the launches not yet seen complete are kept, oldest first
-  (`Watch.inflight`: `[launch id, event]` entries); the launchers drop those
-  already complete as the list grows (`Watch.sweep`). Without a timeout, a
-  launch that waits for the last listed launch of its site and shares its id
-  replaces that entry's event: the entry stands for a chain of launches,
-  each waiting for the one before, all complete once its last is. A run
+  (`Watch.inflight`: `[launch id, event]` entries, with a timeout `[launch
+  id, event, first event]`); the launchers drop those already complete as
+  the list grows (`Watch.sweep`). A launch that waits for the last listed
+  launch of its site and shares its id replaces that entry's event: the
+  entry stands for a chain of launches, each waiting for the one before, all
+  complete once its last is (with a timeout, the chain's first event tells
+  whether it has started). A run
   keeps no event of a complete launch for long: on PoCL every event still
   held makes later enqueues slower (a loop of 10,000 launches holding each
   launch's event took about 1.5-2 us more per launch than one dropping
@@ -155,13 +157,22 @@ class Watch:
         self.check(all_done=True)
 
     def _timeout(self) -> Timeout:
-        pending = []
-        for lid, event in self.inflight:
+        # The launch the device runs: an entry whose event is running, else a
+        # chain whose first launch has started (running or complete) while
+        # its last has not completed, else the oldest entry not complete.
+        running, started, pending = [], [], []
+        for entry in self.inflight:
+            lid, event = entry[0], entry[1]
             status = event.command_execution_status
             if status == _RUNNING:
-                pending.insert(0, lid)
+                running.append(lid)
             elif status > _COMPLETE:
-                pending.append(lid)
+                first = entry[2] if len(entry) > 2 else event
+                if first is not event and first.command_execution_status <= _RUNNING:
+                    started.append(lid)
+                else:
+                    pending.append(lid)
+        pending = running + started + pending
         assert self.timeout is not None
         if pending:
             site = self.launches[pending[0]][0]
