@@ -59,6 +59,7 @@ from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir import symbols
 from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, value_names
 from xgpu.ir.line_forms import line_form
+from xgpu.ir.verify_memo import SIGNATURE_VERIFIED
 from xgpu.ir.symbols import (  # noqa: F401  (re-exported: the launches' symbol look-up)
     indexed_symbol_tables,
     lookup_nested_symbol,
@@ -566,6 +567,9 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
 
 line_form(LaunchFuncOp.name)(launch_line_form(LaunchFuncOp))
 LINE_TEXTS[LaunchFuncOp] = lambda op, printer: op._fast_text(printer)  # type: ignore[attr-defined]
+# Its verifier reads the operand types, the segment sizes, the kernel and the
+# enclosing modules (found from the parent block), nothing else of the op.
+SIGNATURE_VERIFIED.add(LaunchFuncOp)
 
 OPS: list[type] = [LaunchFuncOp]
 ATTRS: list[type] = []
