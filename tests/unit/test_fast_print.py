@@ -25,6 +25,11 @@ MODULE = """module attributes {{gpu.container_module}} {{
       gpu.return
     }}
   }}
+  gpu.module @"q{{0}}" {{
+    gpu.func @"f}}{{"(%n: index) kernel {{
+      gpu.return
+    }}
+  }}
   func.func @main(%b: memref<?xf32>, %n: index, %t: !gpu.async.token, %i: i32,
                   %m: memref<4xf32, affine_map<(d0) -> (d0 + 1)>>,
                   %s: memref<4xf32, strided<[2], offset: ?>>, %y: f16) {{
@@ -59,6 +64,14 @@ LAUNCHES = [
     "    gpu.launch_func @k::@f blocks in (%n, %c1, %c1) threads in (%c1, %c1, %c1) "
     "args(%b : memref<?xf32>, %n : index)",
 ]
+
+# (braces in the text around the names that the one-string form fills in)
+LAUNCHES.append(
+    '    %l = gpu.launch_func async [%t] @"q{0}"::@"f}{" blocks in (%n, %c1, %c1) '
+    "threads in (%c1, %c1, %c1) args(%n : index)\n"
+    '    gpu.launch_func [%l] @"q{0}"::@"f}{" blocks in (%c1, %c1, %c1) '
+    "threads in (%n, %c1, %n) args(%c1 : index)"
+)
 
 WAITS = [
     "    %w = gpu.wait async",
