@@ -59,7 +59,8 @@ _INSERTS = [
     "%m2 = gpu.alloc () : memref<?xf32>",
     "%m3 = gpu.alloc (%n) : memref<4xf32>",
     "gpu.memcpy %dev, %host : memref<?xf32>, memref<?xf32>",
-    "scf.execute_region {\n      %x = gpu.wait async\n      " + _LAUNCH.replace("%w", "%x")
+    "scf.execute_region {\n      %x = gpu.wait async\n      "
+    + _LAUNCH.replace("%w", "%x")
     + "\n      scf.yield\n    }",
 ]
 
@@ -97,9 +98,7 @@ def _general_users(root: Operation, with_root: bool = True, skip=None):  # type:
         if op.operands and (with_root or op is not root):
             yield op
         if op is root or skip is None or not skip(op):
-            stack.extend(
-                reversed([c for r in op.regions for b in r.blocks for c in b.ops])
-            )
+            stack.extend(reversed([c for r in op.regions for b in r.blocks for c in b.ops]))
 
 
 def _key(diags: list[Diagnostic]) -> list[tuple[object, ...]]:

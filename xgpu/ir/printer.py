@@ -255,8 +255,10 @@ class MLIRPrinter(Printer):
         # The ops that print as one line (`_line_text`), thousands in a row in
         # a host program, are written together: each line as `print_block`'s
         # new line and `print_op` would write it.
-        if print_block_args or not print_block_terminator or type(self).print_op is not (
-            MLIRPrinter.print_op
+        if (
+            print_block_args
+            or not print_block_terminator
+            or type(self).print_op is not MLIRPrinter.print_op
         ):
             super().print_block(block, print_block_args, print_block_terminator)
             return

@@ -14,7 +14,6 @@ from xgpu.diagnostics import OpDiagnostic
 from xgpu.dialects.gpu.launch_func import LaunchFuncOp
 from xgpu.ir import symbols
 
-
 # `value.type` without the property call (xDSL 0.75 keeps it in `_type`).
 _value_type = attrgetter("_type")
 

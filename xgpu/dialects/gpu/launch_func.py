@@ -58,14 +58,14 @@ from xgpu.dialects.gpu.launch_func_form import (
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir import symbols
-from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, value_names
+from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, template_literal, value_names
 from xgpu.ir.line_forms import line_form
-from xgpu.ir.verify_memo import SIGNATURE_VERIFIED
 from xgpu.ir.symbols import (  # noqa: F401  (re-exported: the launches' symbol look-up)
     indexed_symbol_tables,
     lookup_nested_symbol,
     lookup_symbol_in,
 )
+from xgpu.ir.verify_memo import SIGNATURE_VERIFIED
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
@@ -102,11 +102,6 @@ _GROUPS_MEMO = "_xgpu_operand_groups"
 _TEMPLATES = "_xgpu_launch_templates"
 # `value.type` without the property call (xDSL 0.75 keeps it in `_type`).
 _value_type = attrgetter("_type")
-
-
-def _escaped(text: str) -> str:
-    """`text` as literal text of a `str.format` template."""
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _slice_groups(
@@ -410,14 +405,14 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
         for value in groups[11]:
             if (type_text := attribute_text(printer, value.type)) is None:
                 return None
-            arg_texts.append("{} : " + _escaped(type_text))
+            arg_texts.append("{} : " + template_literal(type_text))
         is_async = bool(self.results)
         parts = [" async" if is_async else " "]
         if groups[0]:
             parts.append(" [" if is_async else "[")
             parts.append(", ".join("{}" for _ in groups[0]))
             parts.append("]")
-        parts.append(f" {_escaped(kernel)} blocks in ({{}}, {{}}, {{}})")
+        parts.append(f" {template_literal(kernel)} blocks in ({{}}, {{}}, {{}})")
         parts.append(" threads in ({}, {}, {})  ")
         if arg_texts:
             parts.append(f"args({', '.join(arg_texts)})")
