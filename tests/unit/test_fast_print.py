@@ -25,6 +25,11 @@ MODULE = """module attributes {{gpu.container_module}} {{
       gpu.return
     }}
   }}
+  gpu.module @"q{{0}}" {{
+    gpu.func @"f}}{{"(%n: index) kernel {{
+      gpu.return
+    }}
+  }}
   func.func @main(%b: memref<?xf32>, %n: index, %t: !gpu.async.token, %i: i32,
                   %m: memref<4xf32, affine_map<(d0) -> (d0 + 1)>>,
                   %s: memref<4xf32, strided<[2], offset: ?>>, %y: f16) {{
@@ -59,6 +64,14 @@ LAUNCHES = [
     "    gpu.launch_func @k::@f blocks in (%n, %c1, %c1) threads in (%c1, %c1, %c1) "
     "args(%b : memref<?xf32>, %n : index)",
 ]
+
+# (braces in the text around the names that the one-string form fills in)
+LAUNCHES.append(
+    '    %l = gpu.launch_func async [%t] @"q{0}"::@"f}{" blocks in (%n, %c1, %c1) '
+    "threads in (%c1, %c1, %c1) args(%n : index)\n"
+    '    gpu.launch_func [%l] @"q{0}"::@"f}{" blocks in (%c1, %c1, %c1) '
+    "threads in (%n, %c1, %n) args(%c1 : index)"
+)
 
 WAITS = [
     "    %w = gpu.wait async",
@@ -131,8 +144,9 @@ def test_the_common_launch_takes_the_fast_form(xgpu_opt, monkeypatch):
 @pytest.mark.parametrize("body", [*LAUNCHES, *WAITS, MIXED])
 @pytest.mark.parametrize("args", [(), ("--mlir-style",), ("-p", "canonicalize")])
 def test_whole_lines_print_as_print_op_prints_them(xgpu_opt, monkeypatch, body, args):
-    """The one-string lines (`fast_print.LINE_TEXTS`) against `print_op`'s
-    own sequence, the op texts being the same one-string forms."""
+    """The one-string lines (`fast_print.LINE_TEXTS`, written a run at a
+    time by `print_block`) against `print_op`'s own sequence, the op texts
+    being the same one-string forms."""
     text = MODULE.format(body=body)
     fast = xgpu_opt(text, *args)
     assert fast.rc == 0, fast.err
@@ -143,15 +157,15 @@ def test_whole_lines_print_as_print_op_prints_them(xgpu_opt, monkeypatch, body, 
 
 def test_the_common_lines_print_in_one_write(xgpu_opt, monkeypatch):
     lines: list[str] = []
-    real = printer_module.MLIRPrinter._print_line
+    real = printer_module.MLIRPrinter._line_text
 
     def spy(self, op):
-        done = real(self, op)
-        if done:
+        text = real(self, op)
+        if text is not None:
             lines.append(op.name)
-        return done
+        return text
 
-    monkeypatch.setattr(printer_module.MLIRPrinter, "_print_line", spy)
+    monkeypatch.setattr(printer_module.MLIRPrinter, "_line_text", spy)
     res = xgpu_opt(MODULE.format(body=MIXED))
     assert res.rc == 0, res.err
     # %0 and %1 have no name hint: print_op numbers them.

@@ -45,6 +45,11 @@ def value_names(printer: Printer, values: Iterable[SSAValue]) -> list[str] | Non
     return found
 
 
+def template_literal(text: str) -> str:
+    """`text` as literal text in a `str.format` template (braces doubled)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def attribute_text(printer: Printer, attr: Attribute) -> str | None:
     """What `printer.print_attribute(attr)` writes, when it does not depend on
     the printer's state (kept per printer after the first time)."""

@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from io import StringIO
+from operator import attrgetter
 from typing import IO
 
 from xdsl.context import Context
@@ -34,7 +35,7 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
 
@@ -47,16 +48,18 @@ from xgpu.ir.speedups import gc_paused
 def _uses_affine_maps(root: Operation) -> bool:
     """Whether an attribute or type in `root` holds an affine map (a quick scan,
     so that modules without maps are printed once)."""
-    # By identity: hashing a nested attribute hashes all of it (quadratic in
-    # the nesting depth of `[[[...]]]`).
-    memo: dict[int, bool] = {}
+    # The ids of the attributes found to hold no map. By identity: hashing a
+    # nested attribute hashes all of it (quadratic in the nesting depth of
+    # `[[[...]]]`); the IR keeps them alive meanwhile. The attributes of most
+    # ops were all seen before, which one set look-up per op answers.
+    clean: set[int] = set()
 
     def holds(attr: Attribute) -> bool:
-        if (known := memo.get(id(attr))) is not None:
-            return known
+        if id(attr) in clean:
+            return False
         if isinstance(attr, AffineMapAttr | AffineSetAttr):
-            found = True
-        elif isinstance(attr, ArrayAttr):
+            return True
+        if isinstance(attr, ArrayAttr):
             found = any(holds(a) for a in attr.data)
         elif isinstance(attr, DictionaryAttr):
             found = any(holds(a) for a in attr.data.values())
@@ -64,18 +67,26 @@ def _uses_affine_maps(root: Operation) -> bool:
             found = any(isinstance(p, Attribute) and holds(p) for p in attr.parameters)
         else:
             found = False
-        memo[id(attr)] = found
+        if not found:
+            clean.add(id(attr))
         return found
 
     for op in walk_ops(root):
-        for attr in (*op.attributes.values(), *op.properties.values(), *op.result_types):
-            if holds(attr):
-                return True
+        attrs = (
+            *op.attributes.values(),
+            *op.properties.values(),
+            *map(_type_of, op.results),
+        )
+        if not clean.issuperset(map(id, attrs)) and any(holds(a) for a in attrs):
+            return True
         for region in op.regions:
             for block in region.blocks:
                 if any(holds(arg.type) for arg in block.args):
                     return True
     return False
+
+
+_type_of = attrgetter("type")
 
 
 def _generic_alias_order(op: Operation) -> list[Attribute]:
@@ -214,22 +225,74 @@ class MLIRPrinter(Printer):
         """Print `op` (no regions) as one string when its class gives the text
         after its name (`fast_print.LINE_TEXTS`) and it has no result or one
         with a name hint: what `print_op` would write, in one write."""
-        text_of = LINE_TEXTS.get(type(op))
-        if text_of is None or self.print_generic_format or self.print_debuginfo:
-            return False
-        results = op.results
-        if len(results) > 1 or op in self.diagnostic.op_messages:
-            return False
-        if results and (results[0] in self._ssa_values or not results[0].name_hint):
-            return False
-        text = text_of(op, self)
+        text = self._line_text(op)
         if text is None:
             return False
-        if results:
-            self.print_string(f"%{self._name_from_hint(results[0])} = {op.name}{text}")
-        else:
-            self.print_string(f"{op.name}{text}")
+        self.print_string(text)
         return True
+
+    def _line_text(self, op: Operation) -> str | None:
+        """The line `_print_line` writes for `op` (its result named), or None."""
+        text_of = LINE_TEXTS.get(type(op))
+        if text_of is None or self.print_generic_format or self.print_debuginfo:
+            return None
+        results = op.results
+        messages = self.diagnostic.op_messages
+        if len(results) > 1 or (messages and op in messages):
+            return None
+        if results and (results[0] in self._ssa_values or not results[0].name_hint):
+            return None
+        text = text_of(op, self)
+        if text is None:
+            return None
+        if results:
+            return f"%{self._name_from_hint(results[0])} = {op.name}{text}"
+        return f"{op.name}{text}"
+
+    def print_block(
+        self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True
+    ) -> None:
+        # The ops that print as one line (`_line_text`), thousands in a row in
+        # a host program, are written together: each line as `print_block`'s
+        # new line and `print_op` would write it.
+        if (
+            print_block_args
+            or not print_block_terminator
+            or type(self).print_op is not MLIRPrinter.print_op
+        ):
+            super().print_block(block, print_block_args, print_block_terminator)
+            return
+        with self.indented():
+            lines: list[str] = []
+            for op in block.ops:
+                if not op.regions and not self._next_line_callback:
+                    text = self._line_text(op)
+                    if text is not None and "\n" not in text:
+                        lines.append(text)
+                        continue
+                    self._write_lines(lines)
+                    self._print_new_line()
+                    if text is not None:  # (its result is named: print the text as is)
+                        self.print_string(text)
+                    else:  # what `print_op` does then
+                        super().print_op(op)
+                    continue
+                self._write_lines(lines)
+                self._print_new_line()
+                self.print_op(op)
+            self._write_lines(lines)
+
+    def _write_lines(self, lines: list[str]) -> None:
+        """What `_print_new_line` then `print_string(line)` write for each of
+        `lines` (one-line texts; no callback waits for a new line); empties it."""
+        if not lines:
+            return
+        indent = " " * (self._indent * self.indent_num_spaces)
+        separator = "\n" + indent
+        self._write(separator + separator.join(lines))
+        self._current_line += len(lines)
+        self._current_column = len(indent) + len(lines[-1])
+        lines.clear()
 
     def print_float(self, value: float, type: AnyFloat) -> None:
         # xDSL cannot pack f80 and f128 (its float printer round-trips through

@@ -8,7 +8,8 @@ does the latter and returns a `Diagnostic` (or None when the IR is valid).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import DenseArrayBase, UnregisteredOp, i32
@@ -27,12 +28,18 @@ from xgpu.diagnostics import (
 )
 from xgpu.dialects.gpu.dialect_attrs import verify_dialect_attributes
 from xgpu.ir.dominance import DominanceInfo, verify_dominance
-from xgpu.ir.nesting import walk_ops
 from xgpu.ir.printer import print_mlir
 from xgpu.ir.region_checks import RegionVerifier, deferring_region_checks
 from xgpu.ir.speedups import gc_paused
 from xgpu.ir.symbols import indexed_symbol_tables
 from xgpu.ir.upstream_verifiers import count_error, verify_op, verify_regions
+from xgpu.ir.verify_memo import (
+    known_valid,
+    memoized_signatures,
+    record_valid,
+    signature,
+    users_to_check,
+)
 
 
 def _is_unregistered(op: Operation) -> bool:
@@ -305,8 +312,12 @@ def _verify_tree(op: Operation, collect: list[Diagnostic] | None = None) -> None
             for child in block.ops:
                 if collect is not None and _is_isolated(child):
                     isolated.append(child)
-                else:
-                    _verify_tree(child, collect)
+                    continue
+                key = signature(child)
+                if known_valid(key):
+                    continue  # an op alike in this block passed
+                _verify_tree(child, collect)
+                record_valid(key, child)
             if not may_lack and not (last.has_trait(IsTerminator) or _is_unregistered(last)):
                 raise _Failed(
                     Diagnostic(
@@ -342,25 +353,21 @@ def verify_ir(root: Operation) -> Diagnostic | None:
     """Verify `root` and every op nested in it, in MLIR's order, then the
     dominance of every use; return the first failure as a Diagnostic."""
     try:
-        with gc_paused(), deferring_region_checks(), indexed_symbol_tables():
+        with _verifying():
             _verify_tree(root)
             info = DominanceInfo()
-            for op in walk_ops(root):
-                if op.operands:
-                    _checked(op, lambda op=op: verify_dominance(op, info))
+            for op in users_to_check(root):
+                _checked(op, lambda op=op: verify_dominance(op, info))
     except _Failed as failed:
         return failed.diag
     return None
 
 
-def _local_ops(op: Operation):
-    """The ops nested in `op`, not looking inside the ops isolated from above."""
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                yield child
-                if not _is_isolated(child):
-                    yield from _local_ops(child)
+@contextmanager
+def _verifying() -> Iterator[None]:
+    """What holds while the IR is verified (and does not change)."""
+    with gc_paused(), deferring_region_checks(), indexed_symbol_tables(), memoized_signatures():
+        yield
 
 
 def _verify_isolated(op: Operation, collect: list[Diagnostic]) -> None:
@@ -368,9 +375,9 @@ def _verify_isolated(op: Operation, collect: list[Diagnostic]) -> None:
     ones each on its own), then the dominance of the uses in its regions."""
     _verify_tree(op, collect)
     info = DominanceInfo()
-    for child in _local_ops(op):
-        if child.operands:
-            _checked(child, lambda child=child: verify_dominance(child, info))
+    # The ops nested in `op`, not looking inside the ops isolated from above.
+    for child in users_to_check(op, with_root=False, skip=_is_isolated):
+        _checked(child, lambda child=child: verify_dominance(child, info))
 
 
 def verify_all(root: Operation) -> list[Diagnostic]:
@@ -380,7 +387,7 @@ def verify_all(root: Operation) -> list[Diagnostic]:
     dominate counts, after the other checks of the op). Empty when valid."""
     found: list[Diagnostic] = []
     try:
-        with gc_paused(), deferring_region_checks(), indexed_symbol_tables():
+        with _verifying():
             _verify_isolated(root, found)
     except _Failed as failed:
         found.append(failed.diag)

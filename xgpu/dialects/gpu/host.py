@@ -60,6 +60,7 @@ from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.dialects.gpu.utils import MLIRResultNames
 from xgpu.ir.fast_print import LINE_TEXTS, value_names
 from xgpu.ir.line_forms import VALUE, defined_values, line_form, optional_attr_dict
+from xgpu.ir.verify_memo import SIGNATURE_VERIFIED
 
 _ASYNC_DEPS = "custom<AsyncDependencies>(type($async_token), $async_dependencies)"
 
@@ -516,6 +517,10 @@ def _print_wait(self: WaitOp, printer: Printer) -> None:
 WaitOp.print = _print_wait  # type: ignore[method-assign]
 LINE_TEXTS[WaitOp] = _wait_text
 
+
+# Their verifiers (and their traits, which verify nothing) read only the
+# operand and result types, properties and attributes of the op.
+SIGNATURE_VERIFIED.update((WaitOp, AllocOp, DeallocOp, MemcpyOp))
 
 OPS: list[type] = [
     WaitOp,

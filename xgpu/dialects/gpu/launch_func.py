@@ -10,6 +10,7 @@ does not depend on the classes defining them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import attrgetter
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -57,13 +58,14 @@ from xgpu.dialects.gpu.launch_func_form import (
 )
 from xgpu.dialects.gpu.types import AsyncTokenType
 from xgpu.ir import symbols
-from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, value_names
+from xgpu.ir.fast_print import LINE_TEXTS, attribute_text, template_literal, value_names
 from xgpu.ir.line_forms import line_form, optional_attr_dict
 from xgpu.ir.symbols import (  # noqa: F401  (re-exported: the launches' symbol look-up)
     indexed_symbol_tables,
     lookup_nested_symbol,
     lookup_symbol_in,
 )
+from xgpu.ir.verify_memo import SIGNATURE_VERIFIED
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
@@ -96,6 +98,10 @@ def _closest_module(op: Operation) -> ModuleOp | None:
 
 
 _GROUPS_MEMO = "_xgpu_operand_groups"
+# per printer: the templates of `LaunchFuncOp._fast_text`
+_TEMPLATES = "_xgpu_launch_templates"
+# `value.type` without the property call (xDSL 0.75 keeps it in `_type`).
+_value_type = attrgetter("_type")
 
 
 def _slice_groups(
@@ -359,33 +365,55 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
     def _fast_text(self, printer: Printer) -> str | None:
         """The syntax of a launch without clusters, dynamic shared memory, an
         async object or attributes, with `index` sizes and operands the
-        printer has named: one string (None for any other launch)."""
+        printer has named: one string (None for any other launch).
+
+        The text around the operand names depends only on the segment sizes,
+        the kernel, whether the launch is async and the operand types, which
+        repeat from launch to launch: it is made once per printer, as a
+        template the names fill."""
+        if self.attributes or printer._next_line_callback:  # pyright: ignore[reportPrivateUsage]
+            return None
+        properties, operands = self.properties, self._operands  # pyright: ignore[reportPrivateUsage]
+        sizes, kernel = properties.get("operandSegmentSizes"), properties.get("kernel")
+        types = tuple(map(_value_type, operands))
+        key = (id(sizes), id(kernel), bool(self.results), *map(id, types))
+        templates = printer.__dict__.get(_TEMPLATES)
+        if templates is None:
+            templates = printer.__dict__[_TEMPLATES] = {}
+        entry = templates.get(key)
+        if entry is None:
+            # (the entry keeps the objects the key names alive)
+            entry = templates[key] = (self._template(printer), sizes, kernel, types)
+        template = entry[0]
+        if template is None or (names := value_names(printer, operands)) is None:
+            return None
+        return template.format(*names)
+
+    def _template(self, printer: Printer) -> str | None:
+        """The text `_fast_text` gives, with `{}` for each operand name."""
         groups = self._operand_groups()
-        if groups is None or self.attributes or any(groups[7:11]) or groups[12]:
+        if groups is None or any(groups[7:11]) or groups[12]:
             return None
         dims = groups[1:7]
         for d in dims:
             if len(d) != 1 or ((t := d[0].type) is not INDEX and t != INDEX):
                 return None
-        deps = value_names(printer, groups[0])
-        sizes = value_names(printer, (d[0] for d in dims))
-        args = value_names(printer, groups[11])
         kernel = attribute_text(printer, self.kernel)
-        if deps is None or sizes is None or args is None or kernel is None:
+        if kernel is None:
             return None
         arg_texts: list[str] = []
-        for name, value in zip(args, groups[11]):
+        for value in groups[11]:
             if (type_text := attribute_text(printer, value.type)) is None:
                 return None
-            arg_texts.append(f"{name} : {type_text}")
+            arg_texts.append("{} : " + template_literal(type_text))
         is_async = bool(self.results)
         parts = [" async" if is_async else " "]
-        if deps:
+        if groups[0]:
             parts.append(" [" if is_async else "[")
-            parts.append(", ".join(deps))
+            parts.append(", ".join("{}" for _ in groups[0]))
             parts.append("]")
-        parts.append(f" {kernel} blocks in ({', '.join(sizes[:3])})")
-        parts.append(f" threads in ({', '.join(sizes[3:])})  ")
+        parts.append(f" {template_literal(kernel)} blocks in ({{}}, {{}}, {{}})")
+        parts.append(" threads in ({}, {}, {})  ")
         if arg_texts:
             parts.append(f"args({', '.join(arg_texts)})")
         return "".join(parts)
@@ -566,6 +594,9 @@ class LaunchFuncOp(AsyncOpInterface, IRDLOperation):
 
 line_form(LaunchFuncOp.name)(launch_line_form(LaunchFuncOp))
 LINE_TEXTS[LaunchFuncOp] = lambda op, printer: op._fast_text(printer)  # type: ignore[attr-defined]
+# Its verifier reads the operand types, the segment sizes, the kernel and the
+# enclosing modules (found from the parent block), nothing else of the op.
+SIGNATURE_VERIFIED.add(LaunchFuncOp)
 
 OPS: list[type] = [LaunchFuncOp]
 ATTRS: list[type] = []
