@@ -397,3 +397,55 @@ def test_engines_agree_on_collectives_with_races(monkeypatch, tmp_path, t: str) 
     assert lockstep[0] == 0, lockstep[2]
     assert lockstep[:3] == workitem[:3]
     assert set(lockstep[3]) == {"lockstep"}
+
+
+# Block 0 stores x[0], block 300 loads it: 512 blocks of 256 work-items run as
+# batches of `MAX_LANES` lanes, and the two blocks fall in different batches.
+CROSS_BATCH_RACE = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%x: memref<4xi32>) kernel {
+      %b = gpu.block_id x
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c300 = arith.constant 300 : index
+      %one = arith.constant 1 : i32
+      %is0 = arith.cmpi eq, %b, %c0 : index
+      %ist = arith.cmpi eq, %t, %c0 : index
+      %w = arith.andi %is0, %ist : i1
+      scf.if %w {
+        memref.store %one, %x[%c0] : memref<4xi32>
+      }
+      %is300 = arith.cmpi eq, %b, %c300 : index
+      %r = arith.andi %is300, %ist : i1
+      scf.if %r {
+        %v = memref.load %x[%c0] : memref<4xi32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %c512 = arith.constant 512 : index
+    %d = gpu.alloc () : memref<4xi32>
+    gpu.launch_func @k::@f blocks in (%c512, %c1, %c1) threads in (%c256, %c1, %c1) args(%d : memref<4xi32>)
+    return
+  }
+}
+"""
+
+
+def test_a_race_between_batches_of_blocks_is_found(monkeypatch: pytest.MonkeyPatch):
+    import xgpu
+    from xgpu.backend.sim import lockstep
+    from xgpu.runtime.api import RunError
+
+    assert 256 * 300 >= lockstep.MAX_LANES  # blocks 0 and 300: two batches
+    reports = []
+    for engine in ("lockstep", "workitem"):
+        monkeypatch.setenv("XGPU_SIM_ENGINE", engine)
+        with pytest.raises(RunError) as info:
+            xgpu.run(CROSS_BATCH_RACE, backend="sim", detect_races=True, name="x.mlir")
+        reports.append(str(info.value))
+    assert "data race" in reports[0] and "block (300, 0, 0)" in reports[0]
+    assert reports[0] == reports[1]
