@@ -449,3 +449,63 @@ def test_a_race_between_batches_of_blocks_is_found(monkeypatch: pytest.MonkeyPat
         reports.append(str(info.value))
     assert "data race" in reports[0] and "block (300, 0, 0)" in reports[0]
     assert reports[0] == reports[1]
+
+
+# Two launches on independent token chains: @fill writes y[i] over 2^17
+# work-items (two batches), then every work-item of @peek reads y[N - 1]
+# unordered with that write.
+TWO_BATCH_FILL = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @fill(%y: memref<131072xf32>) kernel {
+      %i = gpu.global_id x
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %y[%i] : memref<131072xf32>
+      gpu.return
+    }
+    gpu.func @peek(%y: memref<131072xf32>) kernel {
+      %last = arith.constant 131071 : index
+      %v = memref.load %y[%last] : memref<131072xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%host: memref<131072xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c256 = arith.constant 256 : index
+    %c512 = arith.constant 512 : index
+    %d = gpu.alloc () : memref<131072xf32>
+    %t0 = gpu.launch_func async @k::@fill blocks in (%c512, %c1, %c1) threads in (%c256, %c1, %c1) args(%d : memref<131072xf32>)
+    %t1 = gpu.launch_func async @k::@peek blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<131072xf32>)
+    gpu.wait [%t0, %t1]
+    gpu.memcpy %host, %d : memref<131072xf32>, memref<131072xf32>
+    return
+  }
+}
+"""
+
+
+def test_elementwise_batches_record_each_lane_for_later_races(monkeypatch: pytest.MonkeyPatch):
+    """The lanes of an elementwise kernel run as several batches; the accesses
+    recorded for them name each lane's own block, so a later unordered read
+    of the last element names the last block's work-item."""
+    import numpy as np
+
+    import xgpu
+    from xgpu.backend.sim import lockstep
+    from xgpu.runtime.api import RunError
+
+    assert 512 * 256 > lockstep.MAX_LANES
+    clean = TWO_BATCH_FILL.replace("gpu.wait [%t0, %t1]", "gpu.wait [%t0]").replace(
+        "%t1 = gpu.launch_func async @k::@peek", "%t1 = gpu.launch_func async [%t0] @k::@peek"
+    )
+    reports = []
+    for engine in ("lockstep", "workitem"):
+        monkeypatch.setenv("XGPU_SIM_ENGINE", engine)
+        host = np.zeros(131072, np.float32)
+        xgpu.run(clean, args=[host], backend="sim", detect_races=True, name="c.mlir")
+        assert (host == 1.0).all()
+        with pytest.raises(RunError) as info:
+            xgpu.run(TWO_BATCH_FILL, args=[host], backend="sim", detect_races=True, name="f.mlir")
+        reports.append(str(info.value))
+    assert "block (511, 0, 0)" in reports[0] and "work-item (255, 0, 0)" in reports[0]
+    assert reports[0] == reports[1]

@@ -232,19 +232,43 @@ class Recorder:
         return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
 
     def _plan_lanewise(self, storage: Any, chunks: list) -> tuple | None:
-        """`_plan` where every access is by all lanes of one batch, each lane
-        at its own position, the same in every access (elementwise
-        kernels): each position is one work-item's, so no race among them,
-        and its last write and first read after it are those of program
-        order. None where that does not hold."""
+        """`_plan` where, in each batch, every access is by all lanes of the
+        batch, each lane at its own position, the same in every access
+        (elementwise kernels), and the batches' positions follow each other
+        (increasing, so disjoint): each position is one work-item's, so no
+        race among them, and its last write and first read after it are
+        those of program order in its batch. None where that does not hold."""
+        batches: dict[int, list] = {}
+        for c in chunks:
+            if c[1] is not None:
+                return None
+            batches.setdefault(c[2], []).append(c)
+        parts = []
+        end = None
+        for blk0 in sorted(batches):
+            group = batches[blk0]
+            c0 = group[0]
+            pos = c0[0]
+            if any(c[9] != c0[9] for c in group):
+                return None
+            if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
+                return None
+            if end is not None and len(pos) and pos[0] <= end:
+                return None
+            if any(c[0] is not pos and not np.array_equal(c[0], pos) for c in group[1:]):
+                return None
+            if len(pos):
+                end = pos[-1]
+            parts.append(self._lanewise_batch(group))
+        if len(parts) == 1:
+            return (storage, *parts[0])
+        return (storage, *_joined(parts))
+
+    def _lanewise_batch(self, chunks: list) -> tuple:
+        """(positions, written, w_at, w_cols, r_at, r_cols) of one batch's
+        accesses for `_plan_lanewise`."""
         c0 = chunks[0]
         pos = c0[0]
-        if any(c[1] is not None or c[2] != c0[2] or c[9] != c0[9] for c in chunks):
-            return None
-        if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
-            return None
-        if any(c[0] is not pos and not np.array_equal(c[0], pos) for c in chunks[1:]):
-            return None
         blk, lid = self.lane_table(c0[9], c0[7])
         blk = blk + c0[2]
 
@@ -262,7 +286,7 @@ class Recorder:
         r_at, r_cols = none
         if after:
             r_at, r_cols = pos, cols(min(after, key=lambda c: c[6]))
-        return storage, pos, written, w_at, w_cols, r_at, r_cols
+        return pos, written, w_at, w_cols, r_at, r_cols
 
     def _decode(self, key: np.ndarray, digits: tuple, chunks: list) -> tuple:
         """(block, work-item, epoch, op index) of each key of `chunks`'
@@ -377,3 +401,57 @@ def _lanes(chunk: tuple) -> np.ndarray:
     if chunk[1] is None:
         return np.arange(chunk[9], dtype=np.int64)
     return chunk[1].astype(np.int64, copy=False)
+
+
+def _joined(parts: list[tuple]) -> tuple:
+    """The batches' (positions, written, w_at, w_cols, r_at, r_cols) of
+    `_lanewise_batch` as one: arrays concatenated (each distinct list of
+    arrays once: positions, written and the lanes' blocks are shared by
+    several fields), a column's scalar kept where every batch has the same,
+    else repeated over its batch's positions."""
+    made: dict[tuple[int, ...], np.ndarray] = {}
+
+    def cat(arrays: list) -> np.ndarray:
+        if not arrays:
+            return _EMPTY
+        key = tuple(map(id, arrays))
+        found = made.get(key)
+        if found is None:
+            found = made[key] = np.concatenate(arrays)
+        return found
+
+    def columns(at: list, cols: list) -> tuple:
+        out: list = []
+        for k in range(4):
+            values = [c[k] for a, c in zip(at, cols, strict=True) if len(a)]
+            scalars = [v for v in values if np.ndim(v) == 0]
+            if len(scalars) == len(values) and len({int(v) for v in scalars}) <= 1:
+                out.append(values[0] if values else 0)
+                continue
+            if len(scalars) == 0 and all(
+                len(v) == len(a) for v, a in zip(values, [a for a in at if len(a)], strict=True)
+            ):
+                out.append(cat(values))
+                continue
+            pieces = [
+                np.broadcast_to(np.asarray(c[k]), a.shape)
+                for a, c in zip(at, cols, strict=True)
+                if len(a)
+            ]
+            out.append(np.concatenate(pieces) if pieces else _EMPTY)
+        return tuple(out)
+
+    pos = cat([p[0] for p in parts])
+    written = cat([p[1] for p in parts if len(p[1])])
+    w_at = [p[2] for p in parts]
+    r_at = [p[4] for p in parts]
+    w_cols = columns(w_at, [p[3] for p in parts])
+    r_cols = columns(r_at, [p[5] for p in parts])
+    return (
+        pos,
+        written,
+        cat([a for a in w_at if len(a)]),
+        w_cols,
+        cat([a for a in r_at if len(a)]),
+        r_cols,
+    )
