@@ -21,6 +21,7 @@ table has free, so their number is the most reads any element keeps.
 
 from __future__ import annotations
 
+import mmap
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,31 @@ _COLUMNS = (
 _BYTES = sum(np.dtype(d).itemsize for _, d in _COLUMNS)
 
 
+#: tables of at least this many bytes get a mapping of their own
+_MAPPED = 1 << 20
+
+
+def _zeroed(size: int) -> np.ndarray:
+    """`size` zero bytes. A big table is an anonymous mapping of its own,
+    in small pages: numpy asks for transparent huge pages on its big
+    arrays, and a huge page's first touch can stall on finding 2 MiB of
+    free memory (in a VM: memory the host never gave the guest): a call of
+    bench/sim.py's saxpy 2^20 with --detect-races took 0.11 to 0.52 s from
+    run to run, 0.16 to 0.20 s in small pages (on a 2-core VM). The mapping
+    goes when the last array that views it does."""
+    if size < _MAPPED:
+        return np.zeros(size, np.uint8)
+    return np.frombuffer(mmap.mmap(-1, size), np.uint8)
+
+
+def _elements(storage: Any) -> int:
+    """The element count of the storage's data, as far as it is known."""
+    if storage is None:
+        return 0
+    data = storage.buf if storage.buf is not None else storage.host
+    return int(data.size) if isinstance(data, np.ndarray) else 0
+
+
 class Table:
     """One access per element (see the module docstring)."""
 
@@ -55,7 +81,7 @@ class Table:
         # come from the heap and interleave with the engine's temporaries
         # (each freed run of the heap then returns to the system and is
         # faulted in again); one big block is mapped on its own.
-        raw = np.zeros(n * _BYTES, np.uint8)
+        raw = _zeroed(n * _BYTES)
         at = 0
         for name, dtype in _COLUMNS:
             size = n * np.dtype(dtype).itemsize
@@ -121,11 +147,3 @@ class Shadow:
 
 
 _EMPTY = Table(0)
-
-
-def _elements(storage: Any) -> int:
-    """The element count of the storage's data, as far as it is known."""
-    if storage is None:
-        return 0
-    data = storage.buf if storage.buf is not None else storage.host
-    return int(data.size) if isinstance(data, np.ndarray) else 0

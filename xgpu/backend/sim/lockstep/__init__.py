@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from xgpu.backend.sim.lockstep.codegen import LockstepCompiler, Unsupported
-from xgpu.backend.sim.lockstep.memory import Batch, batch_memory
+from xgpu.backend.sim.lockstep.memory import Batch, batch_memory, frozen
 from xgpu.backend.sim.workgroup import Launch, _Expired
 
 #: lanes of a batch of a kernel without barriers: each IR op makes arrays of
@@ -186,16 +186,35 @@ class LockstepLaunch(Launch):
         if self.batched:
             specs = self._workgroup_specs()
             per = max(1, (MAX_BARRIER_LANES if specs or self.barriers else MAX_LANES) // n)
+            #: batch size (in blocks) -> the lanes' block in the batch, thread
+            #: ids and a zero per lane (all batches but the last share them)
+            shapes: dict[int, tuple] = {}
             for first in range(0, nblocks, per):
                 if self.deadline is not None:
                     self._in_time()
                 count = min(per, nblocks - first)
-                blk = np.repeat(np.arange(first, first + count, dtype=np.int64), n)
-                bz, brem = np.divmod(blk, gx * gy)
-                by, bx = np.divmod(brem, gx)
+                shape = shapes.get(count)
+                if shape is None:
+                    shape = shapes[count] = tuple(
+                        frozen(a)
+                        for a in (
+                            np.repeat(np.arange(count, dtype=np.int64), n),
+                            *(np.tile(a, count) for a in (tx0, ty0, tz0)),
+                            np.zeros(count * n, np.int64),
+                        )
+                    )
+                rep, tx, ty, tz, zero = shape
+                blk = rep + first
+                if gx * gy == 1:
+                    bx = by = zero
+                    bz = blk
+                elif gy * gz == 1:
+                    bx, by, bz = blk, zero, zero
+                else:
+                    bz, brem = np.divmod(blk, gx * gy)
+                    by, bx = np.divmod(brem, gx)
                 L = count * n
                 S = Batch(L, n, self.sg_size, None, recorder, first)
-                tx, ty, tz = (np.tile(a, count) for a in (tx0, ty0, tz0))
                 wg = [batch_memory(dt, shape, label, count, n) for dt, shape, label in specs]
                 if self.races is not None:
                     for m in wg:

@@ -21,6 +21,7 @@ different values it is a data race, which `--detect-races` reports).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -35,10 +36,7 @@ class Batch:
     def __init__(self, L: int, n: int, sg_size: int, dsm: Any, rec: Any, blk0: int):
         self.L = L
         self.n = n
-        lid = np.arange(L, dtype=np.int64) % n
-        self.lane = lid % sg_size
-        self.sg = lid // sg_size
-        self.sgn = np.minimum(sg_size, n - self.sg * sg_size)
+        self.lane, self.sg, self.sgn = subgroup_tables(L, n, sg_size)
         self.nsg = (n + sg_size - 1) // sg_size
         self.dsm = dsm
         self.epoch = 0
@@ -46,6 +44,24 @@ class Batch:
         self.rec = rec
         #: the linear id of the batch's first block
         self.blk0 = blk0
+
+
+@functools.lru_cache(maxsize=16)
+def subgroup_tables(L: int, n: int, sg_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per lane of a batch of `L` lanes in blocks of `n`: its lane in its
+    subgroup, its subgroup and that subgroup's size. Made once per batch
+    shape (every batch of a launch but the last has the same), read-only."""
+    lid = np.arange(L, dtype=np.int64) % n
+    lane = lid % sg_size
+    sg = lid // sg_size
+    sgn = np.minimum(sg_size, n - sg * sg_size)
+    return frozen(lane), frozen(sg), frozen(sgn)
+
+
+def frozen(a: np.ndarray) -> np.ndarray:
+    """`a`, made read-only (it is shared between batches)."""
+    a.flags.writeable = False
+    return a
 
 
 class BatchMemRef(MemRef):

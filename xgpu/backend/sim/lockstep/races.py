@@ -29,9 +29,10 @@ position the last write (the largest write key) and the first read after it
 epoch and op. (The work-item engine may keep two reads of one block and
 interval; later tasks are ordered alike with all reads of one launch, so
 only their op pairs can differ.) Keys too wide for an int64 fall back to
-sorting all accesses. Elementwise launches (one batch, every access by all
-lanes at the same increasing positions) skip the keys: each position is one
-work-item's, in program order.
+sorting all accesses. Elementwise launches (in each batch, every access by
+all lanes at the same increasing positions, the batches' positions after
+each other) skip the keys: each position is one work-item's, in program
+order; they are checked and entered batch by batch.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Recorder:
         self.global_: dict[int, tuple[Any, list]] = {}
         #: the same for the current interval's workgroup memory
         self.local: dict[int, tuple[Any, list]] = {}
+        #: the positions of the last access recorded
+        self._last_pos: np.ndarray = _EMPTY
         #: batch size -> (block in the batch, work-item) of each lane
         self._lane_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -82,6 +85,12 @@ class Recorder:
             return
         if not isinstance(pos, np.ndarray):
             pos = np.full(count, pos, np.int64)
+        elif pos is not self._last_pos and _same(pos, self._last_pos):
+            # Elementwise kernels access every buffer at the same positions:
+            # one array kept for all (a new one kept per access costs fresh
+            # memory, and the lane-wise plan then compares by identity).
+            pos = self._last_pos
+        self._last_pos = pos
         self.seq += 1
         if storage.kind == "workgroup":
             lid = self.lane_table(S.L, S.n)[1]
@@ -121,11 +130,23 @@ class Recorder:
     block_end = barrier
 
     def finish(self) -> None:
-        plans = [self._plan(storage, chunks) for storage, chunks in self.global_.values()]
+        plans = [
+            plan
+            for storage, chunks in self.global_.values()
+            for plan in self._plans(storage, chunks)
+        ]
         for plan in plans:
             self._check(plan)
         for plan in plans:
             self._commit(plan)
+
+    def _plans(self, storage: Any, chunks: list) -> list[tuple]:
+        """`_plan` of the launch's accesses to one storage: one plan, or one
+        per batch of an elementwise launch (`_plan_lanewise`)."""
+        lanewise = self._plan_lanewise(storage, chunks)
+        if lanewise is not None:
+            return lanewise
+        return [self._plan(storage, chunks)]
 
     def _plan(self, storage: Any, chunks: list) -> tuple:
         """Check the launch's accesses to one storage among themselves, and
@@ -134,9 +155,6 @@ class Recorder:
         order): (storage, positions accessed, positions written, then per
         write and per read entered, its position, block, work-item, epoch
         and op)."""
-        lanewise = self._plan_lanewise(storage, chunks)
-        if lanewise is not None:
-            return lanewise
         n = chunks[0][7]
         blocks = max(c[8] for c in chunks) + 1
         epochs = max(c[3] for c in chunks) + 1
@@ -231,13 +249,15 @@ class Recorder:
             return chunks[0][0], keys[0]
         return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
 
-    def _plan_lanewise(self, storage: Any, chunks: list) -> tuple | None:
+    def _plan_lanewise(self, storage: Any, chunks: list) -> list[tuple] | None:
         """`_plan` where, in each batch, every access is by all lanes of the
         batch, each lane at its own position, the same in every access
         (elementwise kernels), and the batches' positions follow each other
         (increasing, so disjoint): each position is one work-item's, so no
         race among them, and its last write and first read after it are
-        those of program order in its batch. None where that does not hold."""
+        those of program order in its batch. One plan per batch (their
+        positions are disjoint: checked and entered one by one, nothing is
+        joined into launch-wide arrays); None where that does not hold."""
         batches: dict[int, list] = {}
         for c in chunks:
             if c[1] is not None:
@@ -259,10 +279,8 @@ class Recorder:
                 return None
             if len(pos):
                 end = pos[-1]
-            parts.append(self._lanewise_batch(group))
-        if len(parts) == 1:
-            return (storage, *parts[0])
-        return (storage, *_joined(parts))
+            parts.append((storage, *self._lanewise_batch(group)))
+        return parts
 
     def _lanewise_batch(self, chunks: list) -> tuple:
         """(positions, written, w_at, w_cols, r_at, r_cols) of one batch's
@@ -270,7 +288,9 @@ class Recorder:
         c0 = chunks[0]
         pos = c0[0]
         blk, lid = self.lane_table(c0[9], c0[7])
-        blk = blk + c0[2]
+        # The blocks are the batch's (from its first, c0[2]): added when the
+        # plan is entered (`_commit`), not kept for every batch.
+        blk = _Offset(blk, c0[2])
 
         def cols(c: tuple) -> tuple:
             return (blk, lid, c[3], self.detector.op_index(self.ops[c[5]]))
@@ -390,10 +410,41 @@ class Recorder:
 
     def _commit(self, plan: tuple) -> None:
         storage, _at, _written, w_at, w_cols, r_at, r_cols = plan
+        w_cols, r_cols = _offsets_added(w_cols, r_cols)
         self.detector.enter_launch(storage.shadow, self.task, w_at, w_cols, r_at, r_cols)
 
 
 _EMPTY = np.zeros(0, np.int64)
+
+
+class _Offset:
+    """A column of a plan yet to be computed: `base + offset`."""
+
+    __slots__ = ("base", "offset")
+
+    def __init__(self, base: np.ndarray, offset: int):
+        self.base = base
+        self.offset = offset
+
+
+def _offsets_added(*cols: tuple) -> list[tuple]:
+    """The columns with each `_Offset` computed (once where shared)."""
+    made: dict[int, np.ndarray] = {}
+
+    def value(c: Any) -> Any:
+        if not isinstance(c, _Offset):
+            return c
+        got = made.get(id(c))
+        if got is None:
+            got = made[id(c)] = c.base + c.offset
+        return got
+
+    return [tuple(value(c) for c in col) for col in cols]
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the position arrays `a` and `b` are equal."""
+    return a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b))
 
 
 def _lanes(chunk: tuple) -> np.ndarray:
@@ -401,57 +452,3 @@ def _lanes(chunk: tuple) -> np.ndarray:
     if chunk[1] is None:
         return np.arange(chunk[9], dtype=np.int64)
     return chunk[1].astype(np.int64, copy=False)
-
-
-def _joined(parts: list[tuple]) -> tuple:
-    """The batches' (positions, written, w_at, w_cols, r_at, r_cols) of
-    `_lanewise_batch` as one: arrays concatenated (each distinct list of
-    arrays once: positions, written and the lanes' blocks are shared by
-    several fields), a column's scalar kept where every batch has the same,
-    else repeated over its batch's positions."""
-    made: dict[tuple[int, ...], np.ndarray] = {}
-
-    def cat(arrays: list) -> np.ndarray:
-        if not arrays:
-            return _EMPTY
-        key = tuple(map(id, arrays))
-        found = made.get(key)
-        if found is None:
-            found = made[key] = np.concatenate(arrays)
-        return found
-
-    def columns(at: list, cols: list) -> tuple:
-        out: list = []
-        for k in range(4):
-            values = [c[k] for a, c in zip(at, cols, strict=True) if len(a)]
-            scalars = [v for v in values if np.ndim(v) == 0]
-            if len(scalars) == len(values) and len({int(v) for v in scalars}) <= 1:
-                out.append(values[0] if values else 0)
-                continue
-            if len(scalars) == 0 and all(
-                len(v) == len(a) for v, a in zip(values, [a for a in at if len(a)], strict=True)
-            ):
-                out.append(cat(values))
-                continue
-            pieces = [
-                np.broadcast_to(np.asarray(c[k]), a.shape)
-                for a, c in zip(at, cols, strict=True)
-                if len(a)
-            ]
-            out.append(np.concatenate(pieces) if pieces else _EMPTY)
-        return tuple(out)
-
-    pos = cat([p[0] for p in parts])
-    written = cat([p[1] for p in parts if len(p[1])])
-    w_at = [p[2] for p in parts]
-    r_at = [p[4] for p in parts]
-    w_cols = columns(w_at, [p[3] for p in parts])
-    r_cols = columns(r_at, [p[5] for p in parts])
-    return (
-        pos,
-        written,
-        cat([a for a in w_at if len(a)]),
-        w_cols,
-        cat([a for a in r_at if len(a)]),
-        r_cols,
-    )
