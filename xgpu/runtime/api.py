@@ -203,6 +203,12 @@ def _outline(module: ModuleOp, ctx: Any, sources: SourceFiles) -> None:
 
 BACKENDS = ("opencl", "sim")
 
+#: the GPU ops that take memrefs (`register_host_memory` registers arguments
+#: only for programs that have one)
+_MEMORY_GPU_OPS = frozenset(
+    {"gpu.launch_func", "gpu.memcpy", "gpu.memset", "gpu.host_register", "gpu.host_unregister"}
+)
+
 
 @dataclass
 class RunOptions:
@@ -231,6 +237,9 @@ class RunOptions:
     timeout: float | None = None
     #: "fold" or "tree" (None: $XGPU_REDUCTION, else by device; see the docstring)
     reduction: str | None = None
+    #: register each host memref argument of the entry function with the
+    #: device for the call, as `gpu.host_register` would (`--register-host-memory`)
+    register_host_memory: bool = False
 
 
 class _Hooks:
@@ -246,6 +255,9 @@ class _Hooks:
         #: allocations carry their names (the reports of the simulator and
         #: of OpenCL's bounds checks)
         self.name_storages = sim or runner.options.checked
+        #: the entry's host memref arguments are registered with the device
+        #: (`register_host_memory`): host accesses may need device copies merged
+        self.registers_arguments = runner.options.register_host_memory
 
     def host_access(self, m: MemRef, pos: int, write: bool, op: Operation) -> None:
         races = self.runner_.gpu_runtime().races
@@ -354,6 +366,8 @@ class Runner:
 
     def __init__(self, module: ModuleOp, sources: SourceFiles, options: RunOptions):
         self.module = module
+        #: whether the program has GPU ops that take memrefs (computed once)
+        self._device_memory: bool | None = None
         self.sources = sources
         self.options = options
         self.out = options.stdout if options.stdout is not None else sys.stdout
@@ -466,9 +480,12 @@ class Runner:
             for i, (a, t) in enumerate(zip(args, arg_types))
         ]
         try:
+            registered = self._register(values) if self.options.register_host_memory else ()
             result = self.program.functions[entry](*values)
             if self._gpu is not None:
                 self._gpu.finish()
+                for m in registered:
+                    self._gpu.host_unregister(m)
                 if self.options.verbose and self.options.backend == "sim":
                     g = self._gpu
                     print(
@@ -517,6 +534,31 @@ class Runner:
         values = result if len(results) > 1 else (result,)
         converted = tuple(self._convert_result(v) for v in values)
         return converted if len(results) > 1 else converted[0]
+
+    def _register(self, values: list) -> list[MemRef]:
+        """`register_host_memory`: the host memref arguments registered with
+        the device (as `gpu.host_register`), where the program has GPU ops
+        that take memory; they are unregistered once the call has finished."""
+        if not any(isinstance(v, MemRef) for v in values) or not self._uses_device_memory():
+            return []
+        gpu = self.gpu_runtime()
+        done: list[MemRef] = []
+        seen: set[int] = set()
+        for v in values:
+            if not isinstance(v, MemRef) or id(v.storage) in seen:
+                continue
+            seen.add(id(v.storage))
+            st = v.storage
+            if st.host is None or st.buf is not None or st.kind == "shared":
+                continue
+            gpu.host_register(v)
+            done.append(v)
+        return done
+
+    def _uses_device_memory(self) -> bool:
+        if self._device_memory is None:
+            self._device_memory = any(op.name in _MEMORY_GPU_OPS for op in self.module.walk())
+        return self._device_memory
 
     def _flush(self) -> None:
         try:
@@ -682,6 +724,7 @@ def run(
     checked: bool = True,
     timeout: float | None = None,
     reduction: str | None = None,
+    register_host_memory: bool = False,
 ) -> Any:
     """Run `entry` of a module (see the module docstring)."""
     if backend not in BACKENDS:
@@ -699,6 +742,7 @@ def run(
         checked=checked,
         timeout=timeout,
         reduction=reduction,
+        register_host_memory=register_host_memory,
     )
     runner = Runner(module, sources, options)
     return runner.call(entry, list(args))

@@ -613,10 +613,13 @@ def _coherent(c: HostCompiler) -> bool:
     if c.coherent is None:
         c.coherent = False
         hook = getattr(c.hooks, "coherence", None)
-        if hook is not None and any(
-            op.name == "gpu.host_register"
-            or (op.name == "gpu.alloc" and op.host_shared is not None)
-            for op in c.module.walk()
+        if hook is not None and (
+            getattr(c.hooks, "registers_arguments", False)
+            or any(
+                op.name == "gpu.host_register"
+                or (op.name == "gpu.alloc" and op.host_shared is not None)
+                for op in c.module.walk()
+            )
         ):
             coherence = hook()
             if coherence is not None:

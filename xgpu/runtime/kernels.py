@@ -39,7 +39,7 @@ from xdsl.ir import Operation
 from xgpu.backend.opencl.program import KernelABI, OpenCLProgram
 from xgpu.diagnostics import symbol_text
 from xgpu.runtime.launch_limits import Limits, check_launch, opencl_limits
-from xgpu.runtime.memref import MemRef, RuntimeFailure, find_kernel
+from xgpu.runtime.memref import HOST_MEMORY_FIX, MemRef, RuntimeFailure, find_kernel
 from xgpu.runtime.opencl_device import BuildFailure, GpuRuntime, flush_host_output
 from xgpu.runtime.watch import LaunchSite
 
@@ -469,8 +469,7 @@ _NO_ENTRY = [0, None]
 def _no_buffer(k: int, value: Any, symbol: str) -> None:
     if isinstance(value, MemRef):
         raise RuntimeFailure(
-            f"operand {k} of {symbol} is host memory that the device cannot use "
-            "(gpu.host_register it, or copy it to gpu.alloc memory)"
+            f"operand {k} of {symbol} is host memory that the device cannot use ({HOST_MEMORY_FIX})"
         )
     raise RuntimeFailure(f"operand {k} of {symbol} is not a memref")
 

@@ -35,6 +35,15 @@ from xgpu.diagnostics import symbol_text
 DYNAMIC = -9223372036854775808  # MLIR's ShapedType::kDynamic
 
 
+#: how to make host memory usable by kernels and copies (the end of the
+#: error both runtimes give for a launch operand that is plain host memory)
+HOST_MEMORY_FIX = (
+    "gpu.host_register it, or copy it to gpu.alloc memory; an argument of the entry "
+    "function can be registered for the run: xgpu-run --register-host-memory, "
+    "xgpu.run(..., register_host_memory=True)"
+)
+
+
 class RuntimeFailure(Exception):
     """An error of the running program (reported at the op being run)."""
 

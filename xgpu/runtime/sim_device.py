@@ -40,6 +40,7 @@ from xdsl.ir import Operation
 
 from xgpu.diagnostics import symbol_text
 from xgpu.runtime.memref import (
+    HOST_MEMORY_FIX,
     MemRef,
     OpFailure,
     RuntimeFailure,
@@ -554,7 +555,7 @@ def make_launcher(
                 if st.buf is None and not st.released:
                     raise RuntimeFailure(
                         f"operand {k} of {symbol} is host memory that the device cannot use "
-                        "(gpu.host_register it, or copy it to gpu.alloc memory)"
+                        f"({HOST_MEMORY_FIX})"
                     )
                 if gpu.races is not None:
                     gpu.races.track(st)

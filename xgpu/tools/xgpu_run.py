@@ -90,6 +90,12 @@ def _arg_parser() -> argparse.ArgumentParser:
         "an out-of-bounds access then reads or corrupts other memory)",
     )
     parser.add_argument(
+        "--register-host-memory",
+        action="store_true",
+        help="register each memref argument of the entry function with the device for the "
+        "run, as gpu.host_register would (host memory that kernels and copies may then use)",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=DEFAULT_TIMEOUT,
@@ -185,6 +191,7 @@ def run_file(args: argparse.Namespace) -> int:
             checked=not getattr(args, "unchecked", False),
             timeout=getattr(args, "timeout", DEFAULT_TIMEOUT) or None,
             reduction=getattr(args, "reduction", None),
+            register_host_memory=getattr(args, "register_host_memory", False),
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)
