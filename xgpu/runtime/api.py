@@ -181,9 +181,15 @@ def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFi
         raise RunError(Diagnostic("error", TOO_DEEP, None), sources) from None
     if diag is not None:
         raise RunError(diag, sources)
-    if _has_op(module, "gpu.launch"):
+    names = {op.name for op in module.walk()}
+    if "gpu.launch" in names or not names.isdisjoint(AFFINE_LOWERED):
         if module is module_or_text:
             module = module.clone()
+    if not names.isdisjoint(AFFINE_LOWERED):
+        from xgpu.transforms.lower_affine import lower_affine
+
+        lower_affine(ctx, module)
+    if "gpu.launch" in names:
         _outline(module, ctx, sources)
     return module, sources
 
@@ -202,6 +208,21 @@ def _outline(module: ModuleOp, ctx: Any, sources: SourceFiles) -> None:
 
 
 BACKENDS = ("opencl", "sim")
+
+#: the affine ops `load` lowers (`xgpu.transforms.lower_affine.LOWERED`,
+#: named here so that a program without them imports nothing more)
+AFFINE_LOWERED = frozenset(
+    {
+        "affine.apply",
+        "affine.min",
+        "affine.max",
+        "affine.load",
+        "affine.store",
+        "affine.for",
+        "affine.if",
+        "affine.parallel",
+    }
+)
 
 #: the GPU ops that take memrefs (`register_host_memory` registers arguments
 #: only for programs that have one)
