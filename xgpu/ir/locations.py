@@ -220,3 +220,31 @@ class LocationParser(Parser):
             self._location_error(f"expected integer {what} number{_RANGE}", what == "line")
         self._consume_token()
         return value
+
+
+def assert_origin(loc: Attribute | None) -> tuple[str, int, str]:
+    """(file, line, function) of a `cf.assert` at `loc`, as MLIR's GPU
+    lowering passes them to the device's assertion handler: call sites are
+    followed to their callee; a file location gives the file and line, a
+    name its function (and the file and line of its child); what is missing
+    is "(unknown)" (line 0)."""
+    while isinstance(loc, CallSiteLoc):
+        loc = loc.callee
+    func = "(unknown)"
+    if isinstance(loc, NameLoc):
+        func = loc.desc.data
+        loc = loc.location
+    if isinstance(loc, FileLineColLoc):
+        return loc.filename.data, loc.line.data, func
+    return "(unknown)", 0, func
+
+
+def assertion_line(
+    origin: tuple[str, int, str], block: tuple[int, ...], thread: tuple[int, ...], message: str
+) -> str:
+    """The line a failing work-item prints for a `cf.assert` (the form of
+    CUDA's device assertions, which MLIR's GPU integration tests check)."""
+    file, line, func = origin
+    b = ",".join(str(v) for v in block)
+    t = ",".join(str(v) for v in thread)
+    return f"{file}:{line}: {func}: block: [{b}], thread: [{t}] Assertion `{message}` failed."

@@ -108,6 +108,10 @@ def failure(record: np.ndarray, launches: dict[int, Any]) -> OpFailure:
         what = ("size", "stride", "offset")[values[0]]
         d = values[1] if values[0] != 2 else None
         message = cast_mismatch_message(what, d, values[2], values[3])
+    elif site.kind == "assert":
+        from xgpu.backend.sim.asserts import message_of
+
+        message = f"assertion failed: {message_of(site.op)}"
     else:  # view
         dtype = numpy_dtype(site.op.results[0].type.element_type)
         message = view_bounds_message(values[0], dtype, values[1], values[2])

@@ -48,6 +48,7 @@ from xdsl.ir import Operation
 
 from xgpu.analysis.calls import functions_reaching
 from xgpu.backend.opencl.memref import Desc, Ix, ix_add, ix_mul, ix_text
+from xgpu.backend.opencl.names import c_string
 from xgpu.backend.opencl.ranges import Range
 from xgpu.semantics import CHelper, paren
 
@@ -145,6 +146,7 @@ GUARDED_OPS = frozenset(
         "memref.reinterpret_cast",
         "memref.view",
         "memref.cast",
+        "cf.assert",
     ]
 )
 
@@ -326,6 +328,21 @@ def _or(parts: Sequence[str]) -> str:
 
 def _and(parts: Sequence[str]) -> str:
     return _join(parts, "&&", "1", "0")
+
+
+def assertion(fe: FunctionEmitter, op: Operation, cond: str, line: bytes, stop: bool) -> None:
+    """`cf.assert`: a work-item whose condition is false prints `line` (a
+    printf format whose six `%lu` take its block and thread ids), records
+    the failure (site kind "assert", no values) and, where `stop`, returns."""
+    site = _fault(fe, op, "assert", "-1", [])
+    ids = ", ".join(f"(ulong)get_group_id({d})" for d in range(3))
+    ids += ", " + ", ".join(f"(ulong)get_local_id({d})" for d in range(3))
+    fe.open(f"if (!({cond})) {{", op)
+    fe.line(f"printf({c_string(line)}, {ids});", op)
+    fe.line(f"{site};", op)
+    if stop:
+        fe.line("return;", op)
+    fe.close("}", op)
 
 
 def _emit_checks(fe: FunctionEmitter, op: Operation, checks: list[tuple[str, str]]) -> None:

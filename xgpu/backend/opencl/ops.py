@@ -83,6 +83,53 @@ def _printf(fe: FunctionEmitter, op: Operation) -> None:
     fe.line(f"printf({c_string(pf.c_format())}{''.join(', ' + a for a in args)});", op)
 
 
+@handles("cf.assert")
+def _assert(fe: FunctionEmitter, op: Operation) -> None:
+    # Each failing work-item prints the line of `xgpu.ir.locations.assertion_line`
+    # (its text made here, escaped: `%` doubled, then as a C literal) and the
+    # first failure is recorded in the run's error record, which the host
+    # reports once the kernel is done (`xgpu.runtime.fault_record`). The
+    # work-item then returns, as on the simulator, where it cannot leave
+    # others waiting: in a kernel without barriers or collective ops.
+    from xgpu.backend.sim.asserts import message_of, origin_of
+    from xgpu.ir.locations import assertion_line
+
+    if not fe.checked:
+        fe.fail(
+            op,
+            "in a kernel needs the checked build (its failure is reported through "
+            "the run's error record): run it without --unchecked",
+        )
+    fmt = assertion_line(origin_of(op), ("%lu",) * 3, ("%lu",) * 3, "\0")
+    head, tail = fmt.split("\0")
+    msg = message_of(op)
+    line = head.replace("%lu", "\1").replace("%", "%%").replace("\1", "%lu")
+    line += msg.replace("%", "%%") + tail.replace("%", "%%") + "\n"
+    stop = fe.is_kernel and not _waits_for_all(fe)
+    guards.assertion(fe, op, fe.expr(op.arg), line.encode(), stop)
+
+
+#: ops a work-item that returns early would leave the others waiting at
+_COLLECTIVE = frozenset(
+    {
+        "gpu.barrier",
+        "gpu.all_reduce",
+        "gpu.subgroup_reduce",
+        "gpu.shuffle",
+        "gpu.rotate",
+        "gpu.subgroup_broadcast",
+    }
+)
+
+
+def _waits_for_all(fe: FunctionEmitter) -> bool:
+    """Whether the function, or one it calls, has a collective op."""
+    from xgpu.analysis.calls import functions_reaching
+
+    funcs = {sym: f for sym, (_, f) in fe.module.functions.items()}
+    return fe.func.sym_name.data in functions_reaching(funcs, _COLLECTIVE)
+
+
 @handles("gpu.dynamic_shared_memory")
 def _dsm(fe: FunctionEmitter, op: Operation) -> None:
     info = fe.memref_info(op.result_memref.type, op)

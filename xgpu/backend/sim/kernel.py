@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.analysis.calls import functions_reaching
+from xgpu.backend.sim import asserts
 from xgpu.diagnostics import symbol_text
 from xgpu.ir.splats import splat_value
 from xgpu.mangle import Namer
@@ -279,6 +280,7 @@ class KernelCompiler(HostCompiler):
             _new=new_memory,
             _RuntimeFailure=RuntimeFailure,
             _MemRef=MemRef,
+            **asserts.HELPERS,
         )
         for op in funcs:
             if op.body.blocks:
@@ -801,7 +803,6 @@ _SHARED = (
     "scf.index_switch",
     "scf.execute_region",
     "scf.parallel",
-    "cf.assert",
 )
 
 KERNEL_HANDLERS: dict[str, Callable[[Any, Operation], None]] = {
@@ -839,5 +840,6 @@ KERNEL_HANDLERS.update(
         "memref.get_global": _h_get_global,
         "memref.extract_strided_metadata": _h_metadata,
         "func.call": _h_call,
+        "cf.assert": asserts.h_assert,
     }
 )

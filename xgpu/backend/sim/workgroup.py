@@ -40,13 +40,16 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Operation
 
+from xgpu.backend.sim.asserts import KernelAssertion, message_of, origin_of
 from xgpu.backend.sim.kernel import (
     Freed,
     KernelProgram,
     OutOfBounds,
     Uninitialized,
     new_memory,
+    write_output,
 )
+from xgpu.ir.locations import assertion_line
 from xgpu.runtime.compile_host import python_error_message
 from xgpu.runtime.memref import MemRef, OpFailure, RuntimeFailure, numpy_dtype
 
@@ -199,6 +202,8 @@ class Launch:
         #: seconds the launch may run (None: no limit), and when it ends
         self.timeout = timeout
         self.deadline: float | None = None
+        #: the error of the first failing `cf.assert` (`xgpu.backend.sim.asserts`)
+        self.assertion: OpFailure | None = None
 
     # -- errors ------------------------------------------------------------ #
 
@@ -326,9 +331,13 @@ class Launch:
                     w = WorkItem(self.task, blk, lid, bs, self.sg_size, n, self.out)
                     try:
                         fn(w, *tids, *rest)
+                    except KernelAssertion as err:
+                        self._assertion_failed(err, lid, bids)
                     except Exception as err:
                         raise self.failure(err, lid, bids) from None
             self.work_items += n
+            if self.assertion is not None:
+                raise self.assertion
 
     def _workgroup_specs(self) -> list[tuple[Any, tuple[int, ...], str]]:
         """(dtype, shape, name) of each workgroup attribution of the kernel."""
@@ -384,6 +393,13 @@ class Launch:
                     waiting[w] = None
                     n_done += 1
                     continue
+                except KernelAssertion as err:
+                    # The work-item stops where its assertion failed.
+                    self._assertion_failed(err, w, bids)
+                    done[w] = True
+                    waiting[w] = None
+                    n_done += 1
+                    continue
                 except Exception as err:
                     raise self.failure(err, w, bids) from None
                 waiting[w] = req
@@ -426,7 +442,22 @@ class Launch:
                     waiting[i] = None
                 runnable = list(range(n))
                 continue
+            if self.assertion is not None:
+                # The others wait for a work-item that stopped at its assertion.
+                raise self.assertion
             raise self._divergence(waiting, done, bids)
+
+    def _assertion_failed(self, err: KernelAssertion, lid: int, bids: Sequence[int]) -> None:
+        """A work-item's `cf.assert` failed: its line on the run's output, and
+        the launch's error if it is the first."""
+        op = err.op
+        thread = unlinear(lid, self.block)
+        text = assertion_line(origin_of(op), tuple(bids), thread, message_of(op))
+        write_output(self.out, (text + "\n").encode())
+        if self.assertion is None:
+            who = self.who(lid, bids)
+            message = failure_message(f"assertion failed: {message_of(op)}", who, self.symbol)
+            self.assertion = OpFailure(op, message)
 
     def _collective_failure(self, err, op, lid, bids) -> OpFailure:
         if isinstance(err, RuntimeFailure):
