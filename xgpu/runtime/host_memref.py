@@ -242,7 +242,52 @@ def _h_memref_get_global(c: HostCompiler, op: Operation) -> None:
     c.w(f"{c.v(op.memref)} = {bound}", op)
 
 
+def _h_memref_atomic(c: HostCompiler, op: Operation) -> None:
+    """`memref.atomic_rmw` / `generic_atomic_rmw` in host code: host code runs
+    on one thread, so a read then a write (`xgpu.semantics.atomics`); the
+    op's value is the element's old value."""
+    from xgpu.semantics import SemanticsError
+    from xgpu.semantics.atomics import kind_of, update
+
+    m = c.v(op.memref)
+    indices = c.vs(op.indices)
+    _bounds_check(c, op, m, indices)
+    pos = _index_expr(c, m, indices)
+    _record_host_access(c, op, m, pos, False)
+    _record_host_access(c, op, m, pos, True)
+    _sync_host(c, op, m, True)
+    old = c.v(op.result)
+    c.w(f"{old} = {m}.host.item({pos})", op)
+    if op.name == "memref.atomic_rmw":
+        try:
+            sem = update(kind_of(op), op.result.type)
+        except SemanticsError as err:
+            raise HostCompileError(op, str(err)) from None
+        value = c.v(op.value)
+        new = value if sem is None else f"{c.bind(sem.py, 'atom')}({old}, {value})"
+        c.w(f"{m}.host[{pos}] = {new}", op)
+        return
+    block = op.atomic_body.block
+    c.w(f"{c.v(block.args[0])} = {old}", op)
+
+    def on_exit(term: Operation) -> None:
+        if term.name != "memref.atomic_yield":
+            raise HostCompileError(
+                term, "memref.generic_atomic_rmw's region must end with memref.atomic_yield"
+            )
+        c.w(f"{m}.host[{pos}] = {c.v(term.operands[0])}", term)
+
+    saved = c.exit_terminators
+    c.exit_terminators = saved | {"memref.atomic_yield"}
+    try:
+        c.region(op.atomic_body, on_exit)
+    finally:
+        c.exit_terminators = saved
+
+
 HANDLERS = {
+    "memref.atomic_rmw": _h_memref_atomic,
+    "memref.generic_atomic_rmw": _h_memref_atomic,
     "memref.alloc": _h_memref_alloc,
     "memref.alloca": _h_memref_alloc,
     "memref.dealloc": _h_memref_dealloc,

@@ -73,6 +73,7 @@ import numpy as np
 
 from xgpu.runtime.memref import MemRef, Storage
 from xgpu.runtime.race_shadow import HOST, NONE, Shadow, Table
+from xgpu.semantics.atomics import ATOMIC_OPS
 
 Access = tuple  # (task | None, block | host epoch, work-item, epoch, op)
 
@@ -128,9 +129,12 @@ class RaceDetector:
         self.host_hb |= self.all_tasks
 
     def ordered(self, prev: Access, cur: Access) -> bool:
-        """Whether `prev` happens before `cur` (`cur` is the access being made)."""
+        """Whether `prev` happens before `cur` (`cur` is the access being made).
+        Two atomic accesses of work-items are ordered one way or the other."""
         pt = prev[0]
         ct = cur[0]
+        if prev[2] >= 0 and cur[2] >= 0 and _atomic(prev[4]) and _atomic(cur[4]):
+            return True
         if pt is None:
             return ct is None or prev[1] <= ct.host_epoch
         if ct is None:
@@ -438,6 +442,10 @@ class RaceDetector:
         )
         note = f"the other access: {_describe(prev)} {_verb(prev, prev_write, False)} {elem}"
         self.races.append(Race(cur[4], message, prev[4], note, cur[0], prev[0]))
+
+
+def _atomic(op: Any) -> bool:
+    return getattr(op, "name", None) in ATOMIC_OPS
 
 
 def _index(pos: np.ndarray, ascending: bool = False) -> Any:

@@ -86,6 +86,7 @@ _TERMINATORS = frozenset(
         "cf.cond_br",
         "cf.switch",
         "gpu.terminator",
+        "memref.atomic_yield",
     }
 )
 # Extensions enabled by a pragma; the others used (cl_khr_subgroup_shuffle,

@@ -147,6 +147,8 @@ GUARDED_OPS = frozenset(
         "memref.view",
         "memref.cast",
         "cf.assert",
+        "memref.atomic_rmw",
+        "memref.generic_atomic_rmw",
     ]
 )
 
@@ -242,7 +244,7 @@ def _upos(d: Desc, indices: Sequence[Ix]) -> int | str:
     return " + ".join(terms)
 
 
-def _guard(
+def access_guard(
     fe: FunctionEmitter, op: Operation, d: Desc, indices: Sequence[Ix]
 ) -> tuple[str | None, str, str]:
     """(condition or None when none is needed, the element's C lvalue, the
@@ -274,7 +276,7 @@ def _guard(
 
 
 def load(fe: FunctionEmitter, op: Operation, d: Desc, indices: Sequence[Ix]) -> None:
-    cond, access, fault = _guard(fe, op, d, indices)
+    cond, access, fault = access_guard(fe, op, d, indices)
     if cond is None:
         fe.define(op.res, access, op)
         return
@@ -284,7 +286,7 @@ def load(fe: FunctionEmitter, op: Operation, d: Desc, indices: Sequence[Ix]) -> 
 
 
 def store(fe: FunctionEmitter, op: Operation, d: Desc, indices: Sequence[Ix], value: str) -> None:
-    cond, access, fault = _guard(fe, op, d, indices)
+    cond, access, fault = access_guard(fe, op, d, indices)
     if cond is None:
         fe.line(f"{access} = {value};", op)
         return

@@ -192,6 +192,20 @@ def _store(fe: FunctionEmitter, op: Operation) -> None:
         fe.line(f"{d.element(idx)} = {fe.expr(op.value)};", op)
 
 
+@handles("memref.atomic_rmw")
+def _atomic_rmw(fe: FunctionEmitter, op: Operation) -> None:
+    from xgpu.backend.opencl import atomics
+
+    atomics.atomic_rmw(fe, op)
+
+
+@handles("memref.generic_atomic_rmw")
+def _generic_atomic_rmw(fe: FunctionEmitter, op: Operation) -> None:
+    from xgpu.backend.opencl import atomics
+
+    atomics.generic_atomic_rmw(fe, op)
+
+
 @handles("memref.subview")
 def _subview(fe: FunctionEmitter, op: Operation) -> None:
     fe.descs[op.result] = mr.subview(fe, op)

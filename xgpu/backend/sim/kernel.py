@@ -43,7 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.analysis.calls import functions_reaching
-from xgpu.backend.sim import asserts
+from xgpu.backend.sim import asserts, atomics
 from xgpu.diagnostics import symbol_text
 from xgpu.ir.splats import splat_value
 from xgpu.mangle import Namer
@@ -205,7 +205,11 @@ class KernelCompiler(HostCompiler):
         self.gpu_module = gpu_module
         self.options = options
         self.handlers = KERNEL_HANDLERS
-        self.exit_terminators = _EXIT_TERMINATORS | {"gpu.return", "gpu.yield"}
+        self.exit_terminators = _EXIT_TERMINATORS | {
+            "gpu.return",
+            "gpu.yield",
+            "memref.atomic_yield",
+        }
         self.instrument = False
         self.unpacked: dict[SSAValue, str] = {}
         self.access_names: dict[Operation, tuple[str, list[str]]] = {}
@@ -412,7 +416,7 @@ def _h_barrier(c: KernelCompiler, op: Operation) -> None:
     c.w(f"yield {req}", op)
 
 
-def _memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
+def memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
     """Emit the bounds check and position of `op`'s access; returns the
     memref's local prefix."""
     mval = op.memref
@@ -436,13 +440,13 @@ def _memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
 
 
 def _h_load(c: KernelCompiler, op: Operation) -> None:
-    m = _memref_access(c, op, False)
+    m = memref_access(c, op, False)
     c.w(f"if not {m}_i[_p]: _uninit()", op)
     c.w(f"{c.v(op.res)} = {m}_d.item(_p)", op)
 
 
 def _h_store(c: KernelCompiler, op: Operation) -> None:
-    m = _memref_access(c, op, True)
+    m = memref_access(c, op, True)
     c.w(f"{m}_i[_p] = 1", op)
     c.w(f"{m}_d[_p] = {c.v(op.value)}", op)
 
@@ -841,5 +845,6 @@ KERNEL_HANDLERS.update(
         "memref.extract_strided_metadata": _h_metadata,
         "func.call": _h_call,
         "cf.assert": asserts.h_assert,
+        **atomics.HANDLERS,
     }
 )
