@@ -1,4 +1,4 @@
-"""`memref.atomic_rmw` (every kind on i32, i64 and f32) and
+"""`memref.atomic_rmw` (every kind on i32, i64 and f32; some on f64) and
 `memref.generic_atomic_rmw`, in kernels on both backends and in host code,
 and how the race detector sees them: two atomic accesses are ordered, an
 atomic and a plain access of different work-items race."""
@@ -43,7 +43,7 @@ KERNEL = """module attributes {{gpu.container_module}} {{
 }}
 """
 
-_DTYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32}
+_DTYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
 
 
 def _values(t: str, kind: str) -> tuple[np.ndarray, np.ndarray]:
@@ -53,7 +53,7 @@ def _values(t: str, kind: str) -> tuple[np.ndarray, np.ndarray]:
     if kind in ("mulf", "muli"):
         vals = rng.choice([1, 1, 1, 2, -1], N).astype(dt)
         start = np.array([3], dt)
-    elif t == "f32":
+    elif t in ("f32", "f64"):
         vals = rng.integers(-1000, 1000, N).astype(dt)
         start = np.array([0.5], dt)
     else:
