@@ -93,6 +93,7 @@ CASES = [
     for t in ("i32", "i64")
     for k in ("addi", "muli", "maxs", "mins", "maxu", "minu", "andi", "ori", "xori", "assign")
 ] + [("f32", k) for k in ("addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf", "assign")]
+CASES += [("f64", k) for k in ("addf", "maximumf", "assign")]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
