@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnrankedMemRefType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnrankedMemRefType, VectorType
 from xdsl.ir import Operation
 
 from xgpu import diagnostics
@@ -181,14 +181,29 @@ def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFi
         raise RunError(Diagnostic("error", TOO_DEEP, None), sources) from None
     if diag is not None:
         raise RunError(diag, sources)
-    names = {op.name for op in module.walk()}
-    if "gpu.launch" in names or not names.isdisjoint(AFFINE_LOWERED):
+    names: set[str] = set()
+    vectors = False
+    for op in module.walk():
+        names.add(op.name)
+        if not vectors and (
+            op.name == "vector.print" or any(isinstance(r.type, VectorType) for r in op.results)
+        ):
+            vectors = True
+    affine = not names.isdisjoint(AFFINE_LOWERED)
+    if "gpu.launch" in names or affine or vectors:
         if module is module_or_text:
             module = module.clone()
-    if not names.isdisjoint(AFFINE_LOWERED):
+    if affine:
         from xgpu.transforms.lower_affine import lower_affine
 
         lower_affine(ctx, module)
+    if vectors:
+        from xgpu.transforms.scalarize_vectors import ScalarizeError, scalarize_vectors
+
+        try:
+            scalarize_vectors(ctx, module)
+        except ScalarizeError as err:
+            raise _error(err.op, err.message, sources) from None
     if "gpu.launch" in names:
         _outline(module, ctx, sources)
     return module, sources
@@ -200,11 +215,50 @@ def _outline(module: ModuleOp, ctx: Any, sources: SourceFiles) -> None:
     except ImportError:  # pragma: no cover - the pass ships with xgpu
         op = next(o for o in module.walk() if o.name == "gpu.launch")
         raise _error(op, "gpu.launch needs the gpu-kernel-outlining pass", sources) from None
+    before = {id(op) for op in module.body.block.ops}
     with diagnostics.collecting() as engine:
         GpuKernelOutliningPass().apply(ctx, module)
     errors = [d for d in engine.diagnostics if d.severity == "error"]
     if errors:
         raise RunError(errors[0], sources)
+    _name_outlined(module, before)
+
+
+def _name_outlined(module: ModuleOp, before: set[int]) -> None:
+    """Mark each kernel the outlining made with the `gpu.launch` it came from
+    (its launch_func has the launch's location), which messages show in
+    place of the made-up `@main_kernel::@main_kernel` (`kernel_name`)."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from xgpu.runtime.memref import OUTLINED_FROM
+
+    made = {
+        op.sym_name.data: op
+        for op in module.body.block.ops
+        if op.name == "gpu.module" and id(op) not in before
+    }
+    if not made:
+        return
+    for op in module.walk():
+        if op.name != "gpu.launch_func":
+            continue
+        ref = op.kernel
+        gm = made.get(ref.root_reference.data)
+        if gm is None or not ref.nested_references.data:
+            continue
+        name = ref.nested_references.data[-1].data
+        func = next(
+            (
+                f
+                for f in gm.body.block.ops
+                if getattr(f, "sym_name", None) is not None and f.sym_name.data == name
+            ),
+            None,
+        )
+        where = location_of(op)
+        if func is not None:
+            text = "gpu.launch" if where is None else f"gpu.launch at {where}"
+            func.attributes[OUTLINED_FROM] = StringAttr(text)
 
 
 BACKENDS = ("opencl", "sim")
@@ -243,8 +297,9 @@ class RunOptions:
     #: simulator: "program-order" or "random" (with `seed`)
     schedule: str = "program-order"
     seed: int | None = None
-    #: simulator: report data races (`xgpu.runtime.races`)
-    detect_races: bool = False
+    #: simulator: report data races (`xgpu.runtime.races`); "all": also
+    #: uniform writes (work-items writing the same value to one element)
+    detect_races: bool | str = False
     #: subgroup size (simulator: default 32; OpenCL: emulated subgroups of
     #: this size, default one subgroup per workgroup)
     subgroup_size: int | None = None
@@ -616,10 +671,22 @@ class Runner:
         return _error(op, message, self.sources, notes)
 
     def _race_error(self, races: list) -> RunError:
-        errors = [
-            _error(r.op, r.message, self.sources, [(r.other_op, r.note)]).diagnostic for r in races
-        ]
+        errors = [_error(r.op, r.message, self.sources, _race_notes(r)).diagnostic for r in races]
         return RunError(errors[0], self.sources, errors[1:])
+
+
+def _race_notes(r: Any) -> list[tuple[Any, str]]:
+    """A race's notes: the other access, then each GPU op that made one of
+    the two accesses (a kernel's launch, at its own line: two launches of
+    one kernel are told apart by it)."""
+    notes = [(r.other_op, r.note)]
+    if r.task is r.other_task:
+        return notes  # one launch: its kernel is named already
+    for task, which in ((r.task, "the access"), (r.other_task, "the other access")):
+        op = getattr(task, "op", None)
+        if op is not None and op is not r.op and op is not r.other_op:
+            notes.append((op, f"{which} is made by this {task.label}"))
+    return notes
 
 
 def _runtime_message(err: BaseException) -> str:
@@ -740,7 +807,7 @@ def run(
     backend: str = "opencl",
     schedule: str = "program-order",
     seed: int | None = None,
-    detect_races: bool = False,
+    detect_races: bool | str = False,
     subgroup_size: int | None = None,
     checked: bool = True,
     timeout: float | None = None,
@@ -750,6 +817,8 @@ def run(
     """Run `entry` of a module (see the module docstring)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (expected one of {', '.join(BACKENDS)})")
+    if detect_races not in (False, True, "all"):
+        raise ValueError(f"detect_races must be False, True or 'all', not {detect_races!r}")
     module, sources = load(module_or_text, name)
     options = RunOptions(
         device=device,

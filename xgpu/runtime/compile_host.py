@@ -549,6 +549,20 @@ def _h_cf_assert(c: HostCompiler, op: Operation) -> None:
     c.w(f"    raise _RuntimeFailure({('assertion failed: ' + msg)!r})", op)
 
 
+def _h_vector_print(c: HostCompiler, op: Operation) -> None:
+    """`vector.print` of a string or punctuation only (a value's is made into
+    runner calls before: `xgpu.transforms.scalarize_vectors`)."""
+    if op.source is not None:
+        raise HostCompileError(op, "vector.print of a value was not scalarized")
+    if op.stringLiteral is not None:
+        text = op.stringLiteral.data  # as mlir-runner: the string alone
+    else:
+        punct = str(op.punctuation.data.value) if op.punctuation is not None else "newline"
+        text = {"newline": "\n", "comma": ", ", "open": "( ", "close": " )"}.get(punct, "")
+    # repr() is a fully escaped Python literal of the text.
+    c.w(f"{c.bind(c.hooks.runner('printString'), 'pr')}({text!r})", op)
+
+
 def _h_func_call(c: HostCompiler, op: Operation) -> None:
     callee = op.callee.root_reference.data
     args = ", ".join(c.vs(op.arguments))
@@ -654,6 +668,7 @@ _CORE_HANDLERS: dict[str, Callable[[HostCompiler, Operation], None]] = {
     "scf.execute_region": _h_scf_execute_region,
     "scf.parallel": _h_scf_parallel,
     "cf.assert": _h_cf_assert,
+    "vector.print": _h_vector_print,
     "func.call": _h_func_call,
 }
 _HANDLERS: dict[str, Callable[[HostCompiler, Operation], None]] | None = None

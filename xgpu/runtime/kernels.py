@@ -39,7 +39,13 @@ from xdsl.ir import Operation
 from xgpu.backend.opencl.program import KernelABI, OpenCLProgram
 from xgpu.diagnostics import symbol_text
 from xgpu.runtime.launch_limits import Limits, check_launch, opencl_limits
-from xgpu.runtime.memref import HOST_MEMORY_FIX, MemRef, RuntimeFailure, find_kernel
+from xgpu.runtime.memref import (
+    HOST_MEMORY_FIX,
+    MemRef,
+    RuntimeFailure,
+    find_kernel,
+    kernel_name,
+)
 from xgpu.runtime.opencl_device import BuildFailure, GpuRuntime, flush_host_output
 from xgpu.runtime.watch import LaunchSite
 
@@ -175,7 +181,7 @@ class KernelCache:
         kernel = self.gpu.dctx.kernel(program, abi.cl_name)
         slots = abi_slots(abi, func_op)
         prints = any(o.name == "gpu.printf" for o in func_op.walk())
-        symbol = f"{symbol_text(module_op.sym_name.data)}::{symbol_text(kname)}"
+        symbol = kernel_name(module_op, func_op)
         device = self.gpu.dctx.device
         _check_parameter_size(abi, device, func_op)
         try:

@@ -44,6 +44,25 @@ HOST_MEMORY_FIX = (
 )
 
 
+#: the attribute xgpu-run puts on a kernel it outlined from a `gpu.launch`:
+#: how messages name it (`kernel_name`)
+OUTLINED_FROM = "xgpu.outlined_from"
+
+
+def kernel_name(module_op: Any, func_op: Any) -> str:
+    """How messages name a kernel: `@module::@func`, or for one xgpu-run
+    outlined, the `gpu.launch` it came from (a name the user did not write
+    is never shown)."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from xgpu.diagnostics import symbol_text
+
+    origin = func_op.attributes.get(OUTLINED_FROM)
+    if isinstance(origin, StringAttr):
+        return origin.data
+    return f"{symbol_text(module_op.sym_name.data)}::{symbol_text(func_op.sym_name.data)}"
+
+
 class RuntimeFailure(Exception):
     """An error of the running program (reported at the op being run)."""
 

@@ -78,6 +78,10 @@ from xgpu.semantics.atomics import ATOMIC_OPS
 Access = tuple  # (task | None, block | host epoch, work-item, epoch, op)
 
 
+#: `RaceDetector.access` without a stored value
+_NO_VALUE = object()
+
+
 class Race:
     """One reported race: `op` (the later access) with its message, and the
     earlier access's op and note."""
@@ -95,7 +99,10 @@ class Race:
 class RaceDetector:
     """The happens-before state of one run and the races found so far."""
 
-    def __init__(self) -> None:
+    def __init__(self, uniform_writes: bool = False) -> None:
+        #: report a work-item's write of the value the element already holds
+        #: from another work-item of the same launch (`--detect-races=all`)
+        self.uniform_writes = uniform_writes
         self.host_epoch = 0
         self.host_hb = 0
         self.all_tasks = 0
@@ -204,13 +211,20 @@ class RaceDetector:
 
     # -- one element (the work-item engine, host loads and stores) --------- #
 
-    def access(self, shadow: Shadow, pos: int, write: bool, acc: Access) -> None:
+    def access(
+        self, shadow: Shadow, pos: int, write: bool, acc: Access, value: Any = _NO_VALUE
+    ) -> None:
+        """One access at `pos`; `value`: what a store writes (a write of the
+        value the element holds, by another work-item of the same launch, is
+        a uniform write: a race only under `uniform_writes`)."""
         if pos >= shadow.size:
             shadow.ensure(pos + 1)
         last = shadow.write
         if last.task.item(pos) != NONE:
             prev = self._access_of(last, pos)
-            if not self.ordered(prev, acc):
+            if not self.ordered(prev, acc) and not (
+                write and self._uniform(shadow, pos, prev, acc, value)
+            ):
                 self._report(shadow, pos, prev, True, acc, write)
         task = acc[0]
         tid = HOST if task is None else task.id
@@ -224,6 +238,22 @@ class RaceDetector:
             last.put(pos, tid, acc[1], acc[2], acc[3], self.op_index(acc[4]))
             return
         self._keep_read(shadow, pos, tid, acc)
+
+    def _uniform(self, shadow: Shadow, pos: int, prev: Access, acc: Access, value: Any) -> bool:
+        """Whether a store of `value` at `pos` after `prev`'s write is a
+        uniform write left out (see `access`)."""
+        if self.uniform_writes or value is _NO_VALUE or prev[0] is not acc[0]:
+            return False
+        if prev[2] < 0 or acc[2] < 0 or shadow.storage is None:
+            return False
+        st = shadow.storage
+        data = st.buf if st.buf is not None else st.host
+        if not isinstance(data, np.ndarray):
+            return False
+        flat = data.reshape(-1)
+        if pos >= flat.size:
+            return False
+        return np.asarray(value, flat.dtype).tobytes() == flat[pos : pos + 1].tobytes()
 
     def _keep_read(self, shadow: Shadow, pos: int, tid: int, acc: Access) -> None:
         """Enter a read among the element's read slots, dropping those it
@@ -270,8 +300,11 @@ class RaceDetector:
         if shadow is not None:
             self.access(shadow, pos, write, (None, self.host_epoch, -1, 0, op))
 
-    def kernel_access(self, shadow: Shadow, pos: int, write: bool, w: Any, op: Any) -> None:
-        self.access(shadow, pos, write, (w.task, w.blk, w.lid, w.bs.epoch, op))
+    def kernel_access(
+        self, shadow: Shadow, pos: int, write: bool, w: Any, op: Any, value: Any = None
+    ) -> None:
+        acc = (w.task, w.blk, w.lid, w.bs.epoch, op)
+        self.access(shadow, pos, write, acc, _NO_VALUE if value is None else value)
 
     def range_access(
         self, m: MemRef, write: bool, task: Any, op: Any, positions: Iterable[int] | None = None

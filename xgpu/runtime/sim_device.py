@@ -41,6 +41,7 @@ from xdsl.ir import Operation
 from xgpu.diagnostics import symbol_text
 from xgpu.runtime.memref import (
     HOST_MEMORY_FIX,
+    OUTLINED_FROM,
     MemRef,
     OpFailure,
     RuntimeFailure,
@@ -48,6 +49,7 @@ from xgpu.runtime.memref import (
     allocation_label,
     copy_overlap_message,
     find_kernel,
+    kernel_name,
     numpy_dtype,
     overlapping,
     row_major_strides,
@@ -199,7 +201,7 @@ class SimRuntime:
         self,
         schedule: str = "program-order",
         seed: int | None = None,
-        detect_races: bool = False,
+        detect_races: bool | str = False,
         subgroup_size: int = 32,
         out: Any = None,
         record_order: bool = False,
@@ -211,7 +213,7 @@ class SimRuntime:
         self.scheduler = Scheduler(schedule, seed)
         if record_order:
             self.scheduler.order = []
-        self.races = RaceDetector() if detect_races else None
+        self.races = RaceDetector(uniform_writes=detect_races == "all") if detect_races else None
         self.subgroup_size = subgroup_size
         #: the order of reductions ("fold" or "tree", `xgpu.semantics.gpu`)
         self.reduction = reduction
@@ -492,7 +494,7 @@ class SimKernelCache:
                 f"{symbol_text(module_op.sym_name.data)}::{symbol_text(name)} takes {n_args} operands, "
                 f"{len(launch.kernel_operands)} given"
             )
-        symbol = f"{symbol_text(module_op.sym_name.data)}::{symbol_text(name)}"
+        symbol = kernel_name(module_op, func_op)
         return make_launcher(
             self.gpu, prog, name, symbol, launch, launch.async_token is not None, func_op
         )
@@ -545,7 +547,8 @@ def make_launcher(
     from xgpu.backend.sim.workgroup import Launch
     from xgpu.runtime.launch_limits import SIM_LIMITS, check_launch
 
-    label = f"gpu.launch_func {symbol}"
+    outlined = func_op is not None and OUTLINED_FROM in func_op.attributes
+    label = symbol if outlined else f"gpu.launch_func {symbol}"
     facts = _launch_facts(func_op) if func_op is not None else ([], None, None)
 
     def launch(deps, gx, gy, gz, bx, by, bz, shmem, *operands):

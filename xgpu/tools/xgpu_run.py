@@ -81,8 +81,10 @@ def _arg_parser() -> argparse.ArgumentParser:
         "--detect-races",
         action="store_true",
         help="simulator: report data races (host vs GPU, GPU op vs GPU op, work-items "
-        "between barriers)",
+        "between barriers); --detect-races=all also reports work-items that write the same "
+        "value to one element (a uniform write, left out by default)",
     )
+    parser.add_argument("--detect-races-all", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--unchecked",
         action="store_true",
@@ -140,7 +142,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "--list-devices" in argv:
         sys.exit(_list_devices())
     parser = _arg_parser()
+    # `--detect-races=all` (a bare --detect-races takes no value: the input
+    # file after it stays the input).
+    argv = [
+        a2
+        for a in argv
+        for a2 in (["--detect-races", "--detect-races-all"] if a == "--detect-races=all" else [a])
+    ]
+    bad = [a for a in argv if a.startswith("--detect-races=")]
+    if bad:
+        parser.error(f"{bad[0]}: the only value of --detect-races is 'all'")
     args = parser.parse_args(argv)
+    if args.detect_races_all:
+        args.detect_races = "all"
     if args.backend != "sim":
         for flag, value in (
             ("--schedule", args.schedule != "program-order"),

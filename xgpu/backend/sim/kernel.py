@@ -416,8 +416,9 @@ def _h_barrier(c: KernelCompiler, op: Operation) -> None:
     c.w(f"yield {req}", op)
 
 
-def memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
-    """Emit the bounds check and position of `op`'s access; returns the
+def memref_access(c: KernelCompiler, op: Operation, write: bool, value: str | None = None) -> str:
+    """Emit the bounds check and position of `op`'s access (`value`: what a
+    store writes, for the race detector's uniform writes); returns the
     memref's local prefix."""
     mval = op.memref
     if mval not in c.unpacked:
@@ -435,7 +436,8 @@ def memref_access(c: KernelCompiler, op: Operation, write: bool) -> str:
     if c.options.detect_races:
         oid = c.bind(op, "op")
         c.ns.setdefault("_kacc", c.hooks.kernel_access)
-        c.w(f"if {m}_h is not None: _kacc({m}_h, _p, {write}, _w, {oid})", op)
+        stored = f", {value}" if value is not None else ""
+        c.w(f"if {m}_h is not None: _kacc({m}_h, _p, {write}, _w, {oid}{stored})", op)
     return m
 
 
@@ -446,7 +448,7 @@ def _h_load(c: KernelCompiler, op: Operation) -> None:
 
 
 def _h_store(c: KernelCompiler, op: Operation) -> None:
-    m = memref_access(c, op, True)
+    m = memref_access(c, op, True, c.v(op.value))
     c.w(f"{m}_i[_p] = 1", op)
     c.w(f"{m}_d[_p] = {c.v(op.value)}", op)
 

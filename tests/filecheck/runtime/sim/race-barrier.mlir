@@ -1,7 +1,10 @@
 // Work-items racing inside one launch: a tree reduction in workgroup memory
 // with the gpu.barrier of its loop removed, and two blocks storing to the
 // same global element.
-// RUN: not xgpu-run --backend sim --detect-races %s 2>&1 | filecheck %s
+// Both blocks store the same sum to %out[0]: a uniform write, reported with =all.
+// RUN: not xgpu-run --backend sim --detect-races=all %s 2>&1 | filecheck %s
+// RUN: not xgpu-run --backend sim --detect-races %s 2>&1 | filecheck %s --check-prefix=UNIFORM
+// UNIFORM-NOT: writes %out[0]
 // With the barrier back (and one block per output element) no race is left:
 // RUN: sed -e 's,// FIX: ,,' -e 's,constant 2 : index // blocks,constant 1 : index,' %s | xgpu-run --backend sim --detect-races - | filecheck %s --check-prefix=FIXED
 module attributes {gpu.container_module} {
