@@ -361,6 +361,10 @@ class HostCompiler:
         """Whether the code of `op` yields (simulated barriers): host code never does."""
         return False
 
+    def loop_top(self, op: Operation) -> None:
+        """Code at the start of each iteration of `op`'s loop (host code: none;
+        the simulator's kernels let a spin loop yield)."""
+
     def dispatch(self, op: Operation) -> None:
         """The code of `op`, where it stands."""
         handler = self.handlers.get(op.name)
@@ -456,6 +460,7 @@ def _h_scf_while(c: HostCompiler, op: Operation) -> None:
     c.assign(bargs, c.vs(op.arguments), op)
     c.w("while True:", op)
     c.w.indent += 1
+    c.loop_top(op)
 
     def on_condition(term: Operation) -> None:
         if term.name != "scf.condition":

@@ -80,6 +80,7 @@ class Task:
         "op",
         "launch_grid",
         "launch_block",
+        "steps",
     )
 
     def __init__(self, tid: int, deps: tuple, label: str, op: Operation | None):
@@ -90,7 +91,9 @@ class Task:
         self.hb = 0
         self.host_epoch = 0
         self.deps = deps
-        self.run: Callable[[], None] | None = None
+        self.run: Callable[[], Any] | None = None
+        #: a task that runs step by step: its steps (`Scheduler._step`)
+        self.steps: Any = None
         self.done = False
         self.label = label
         self.op = op
@@ -118,6 +121,8 @@ class Scheduler:
         self.mode = mode
         self.rng = random.Random(seed)
         self.pending: list[Task] = []
+        #: started tasks that run step by step and have not ended (`_step`)
+        self.running: list[Task] = []
         #: when a list: every task run is appended to it, in order (--verbose)
         self.order: list[Task] | None = None
 
@@ -127,9 +132,33 @@ class Scheduler:
         if self.order is not None:
             self.order.append(task)
         if run is not None:
-            run()
+            steps = run()
+            if steps is not None and self._step(task, steps):
+                return
         task.done = True
         task.deps = ()  # a long chain of tasks need not stay alive
+
+    def _step(self, task: Task, steps: Any) -> bool:
+        """Run a task that runs step by step (a kernel that spins) until its
+        next step; whether it is still running."""
+        try:
+            next(steps)
+        except StopIteration:
+            if task in self.running:
+                self.running.remove(task)
+            return False
+        if task not in self.running:
+            task.steps = steps
+            self.running.append(task)
+        return True
+
+    def _resume(self) -> None:
+        """One step of each running task; those that end are done."""
+        for task in list(self.running):
+            if not self._step(task, task.steps):
+                task.steps = None
+                task.done = True
+                task.deps = ()
 
     def _ready(self) -> list[Task]:
         return [t for t in self.pending if all(d.done for d in t.deps)]
@@ -152,9 +181,13 @@ class Scheduler:
             self._run_one(ready)
 
     def complete(self, tasks: Sequence[Task]) -> None:
-        """Run tasks (ready ones, in random order) until `tasks` are complete."""
+        """Run tasks (ready ones, in random order) until `tasks` are complete:
+        tasks that can start first, else a step of each running one."""
         while not all(t.done for t in tasks):
             ready = self._ready()
+            if not ready and self.running:
+                self._resume()
+                continue
             if not ready:  # pragma: no cover - dependencies are always issued first
                 raise RuntimeFailure("internal error: a task waits for work never issued")
             if self.mode == "program-order":
@@ -165,7 +198,7 @@ class Scheduler:
                 self._run_one(ready)
 
     def drain(self) -> None:
-        self.complete(list(self.pending))
+        self.complete(list(self.pending) + list(self.running))
 
 
 class SimTokens:
@@ -593,7 +626,17 @@ def make_launcher(
                 gpu.races,
                 gpu.timeout,
             )
+            if cls is Launch and name in prog.spinning:
+                return _stepped(sim)
             sim.run()
+            gpu.work_items += sim.work_items
+            gpu.launches += 1
+            return None
+
+        def _stepped(sim: Any):
+            # A kernel that may wait for other GPU work: the scheduler runs
+            # it step by step, with that work between the steps.
+            yield from sim.steps()
             gpu.work_items += sim.work_items
             gpu.launches += 1
 

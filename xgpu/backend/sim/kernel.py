@@ -180,6 +180,8 @@ class KernelProgram:
     lockstep: dict[str, Any] = field(default_factory=dict)
     #: the options it was compiled with (`SimOptions`; the lockstep engine's too)
     options: Any = None
+    #: the functions with a spin loop, themselves or through calls (`is_spin_loop`)
+    spinning: frozenset[str] = frozenset()
 
     def op_at(self, line: int) -> Operation | None:
         while line > 0:
@@ -250,10 +252,17 @@ class KernelCompiler(HostCompiler):
         return flat.summarize(op, self.yield_memo, summary)
 
     def _syncs(self, op: Operation) -> bool:
-        """Whether `op` itself yields: a barrier, a collective, a call of a generator."""
-        return op.name in SYNC_OPS or (
-            op.name == "func.call" and op.callee.root_reference.data in self.generators
+        """Whether `op` itself yields: a barrier, a collective, a spin loop, a
+        call of a generator."""
+        return (
+            op.name in SYNC_OPS
+            or is_spin_loop(op)
+            or (op.name == "func.call" and op.callee.root_reference.data in self.generators)
         )
+
+    def loop_top(self, op: Operation) -> None:
+        if is_spin_loop(op):
+            self.w(f"yield {self.bind(SPIN, 'spin')}", op)
 
     def op_id(self, op: Operation) -> int:
         self.op_ids.append(op)
@@ -305,6 +314,11 @@ class KernelCompiler(HostCompiler):
             self.op_ids,
             self.device_globals,
             options=self.options,
+            spinning=frozenset(
+                name
+                for name in self.generators
+                if name in self.funcs and _spins(self.funcs[name], self.funcs)
+            ),
         )
 
     def function(self, op: Operation) -> None:
@@ -380,9 +394,52 @@ def _value_label(value: SSAValue) -> str:
     return f"%{hint}" if hint else "a buffer"
 
 
+#: what a work-item's code yields at each iteration of a spin loop
+SPIN = ("spin",)
+
+#: ops whose value may change while a work-item spins on it
+_SPIN_READS = frozenset({"memref.atomic_rmw", "memref.generic_atomic_rmw", "memref.load"})
+
+
+def is_spin_loop(op: Operation) -> bool:
+    """An `scf.while` whose condition reads memory: it may wait for another
+    work-item or another kernel (concurrent kernels), so each iteration
+    yields (`SPIN`) and the engine can run others meanwhile."""
+    return op.name == "scf.while" and any(
+        inner.name in _SPIN_READS for inner in op.before_region.walk()
+    )
+
+
+def _spins(func: Operation, funcs: dict[str, Operation], seen: set[str] | None = None) -> bool:
+    """Whether `func` has a spin loop, itself or in a function it calls."""
+    seen = set() if seen is None else seen
+    for o in func.walk():
+        if is_spin_loop(o):
+            return True
+        if o.name == "func.call":
+            callee = o.callee.root_reference.data
+            if callee in funcs and callee not in seen:
+                seen.add(callee)
+                if _spins(funcs[callee], funcs, seen):
+                    return True
+    return False
+
+
 def _yielding_functions(funcs: dict[str, Operation]) -> set[str]:
-    """Functions that reach a synchronizing op, themselves or through calls."""
-    return functions_reaching(funcs, SYNC_OPS)
+    """Functions that reach a synchronizing op or a spin loop, themselves or
+    through calls."""
+    found = functions_reaching(funcs, SYNC_OPS)
+    found |= {name for name, f in funcs.items() if any(is_spin_loop(o) for o in f.walk())}
+    changed = True
+    while changed:
+        changed = False
+        for name, f in funcs.items():
+            if name not in found and any(
+                o.name == "func.call" and o.callee.root_reference.data in found for o in f.walk()
+            ):
+                found.add(name)
+                changed = True
+    return found
 
 
 # --------------------------------------------------------------------------- #

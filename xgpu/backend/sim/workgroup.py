@@ -42,6 +42,7 @@ from xdsl.ir import Operation
 
 from xgpu.backend.sim.asserts import KernelAssertion, message_of, origin_of
 from xgpu.backend.sim.kernel import (
+    SPIN,
     Freed,
     KernelProgram,
     OutOfBounds,
@@ -303,7 +304,25 @@ class Launch:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Expired
 
+    def steps(self) -> Iterator[None]:
+        """`run` as a generator that yields whenever every work-item of the
+        running block spins (a spin loop: `kernel.is_spin_loop`), so that
+        the scheduler can run other GPU work meanwhile (kernels that wait
+        for each other); the timeout is checked between steps."""
+        if self.timeout:
+            self.deadline = time.monotonic() + self.timeout
+        try:
+            yield from self._run_steps()
+        except _Expired:
+            from xgpu.runtime.launch_limits import timeout_message
+
+            raise OpFailure(self.task.op, timeout_message(self.symbol, self.timeout)) from None
+
     def _run(self) -> None:
+        for _ in self._run_steps():
+            pass  # a spinning block runs on (nothing else can run here)
+
+    def _run_steps(self) -> Iterator[None]:
         fn = self.program.functions[self.kernel]
         is_gen = self.kernel in self.program.generators
         nx, ny, nz = self.block
@@ -323,7 +342,7 @@ class Launch:
                     fn(WorkItem(self.task, blk, lid, bs, self.sg_size, n, self.out), *tids, *rest)
                     for lid, tids in enumerate(threads)
                 ]
-                self._run_block(gens, bs, bids)
+                yield from self._run_block(gens, bs, bids)
             else:
                 for lid, tids in enumerate(threads):
                     if self.deadline is not None:
@@ -373,7 +392,7 @@ class Launch:
                 self.races.track(m.storage)
         return wg, dsm
 
-    def _run_block(self, gens: list, bs: BlockState, bids: tuple[int, int, int]) -> None:
+    def _run_block(self, gens: list, bs: BlockState, bids: tuple[int, int, int]) -> Iterator[None]:
         n = len(gens)
         sg = self.sg_size
         send: list[Any] = [None] * n
@@ -385,9 +404,14 @@ class Launch:
         while True:
             if self.deadline is not None:
                 self._in_time()
+            spun: list[int] = []
             for w in runnable:
                 try:
                     req = gens[w].send(send[w])
+                    if req is SPIN:
+                        spun.append(w)
+                        send[w] = None
+                        continue
                 except StopIteration:
                     done[w] = True
                     waiting[w] = None
@@ -421,6 +445,11 @@ class Launch:
                         send[i] = r
                         waiting[i] = None
                         runnable.append(i)
+            if spun:
+                if not runnable:
+                    yield  # only spinning work-items: let other GPU work run
+                runnable += spun
+                continue
             if runnable:
                 continue
             # The whole block at one barrier or all_reduce.

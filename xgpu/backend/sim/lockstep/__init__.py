@@ -101,6 +101,11 @@ def select(program: Any, kernel: str, options: Any, hooks: Any) -> tuple[Any, bo
     if kernel in cache:
         return cache[kernel]
     func_op = program.func_ops[kernel]
+    if kernel in program.spinning:
+        # A spin loop may wait for another kernel: the work-item engine
+        # yields at each of its iterations (`kernel.is_spin_loop`).
+        cache[kernel] = None
+        return None
     batched = _batched(func_op)
     if options is None:
         options = program.options
