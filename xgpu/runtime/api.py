@@ -189,14 +189,16 @@ def _load(module_or_text: str | ModuleOp, name: str) -> tuple[ModuleOp, SourceFi
             op.name == "vector.print" or any(isinstance(r.type, VectorType) for r in op.results)
         ):
             vectors = True
-    affine = not names.isdisjoint(AFFINE_LOWERED)
-    if "gpu.launch" in names or affine or vectors:
+    affine = None
+    if any(n.startswith("affine.") for n in names):
+        from xgpu.transforms import lower_affine as affine
+    lowered = affine is not None and not names.isdisjoint(affine.LOWERED)
+    if "gpu.launch" in names or lowered or vectors:
         if module is module_or_text:
             module = module.clone()
-    if affine:
-        from xgpu.transforms.lower_affine import lower_affine
-
-        lower_affine(ctx, module)
+    if lowered:
+        assert affine is not None
+        affine.lower_affine(ctx, module)
     if vectors:
         from xgpu.transforms.scalarize_vectors import ScalarizeError, scalarize_vectors
 
@@ -262,21 +264,6 @@ def _name_outlined(module: ModuleOp, before: set[int]) -> None:
 
 
 BACKENDS = ("opencl", "sim")
-
-#: the affine ops `load` lowers (`xgpu.transforms.lower_affine.LOWERED`,
-#: named here so that a program without them imports nothing more)
-AFFINE_LOWERED = frozenset(
-    {
-        "affine.apply",
-        "affine.min",
-        "affine.max",
-        "affine.load",
-        "affine.store",
-        "affine.for",
-        "affine.if",
-        "affine.parallel",
-    }
-)
 
 #: the GPU ops that take memrefs (`register_host_memory` registers arguments
 #: only for programs that have one)

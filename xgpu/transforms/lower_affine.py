@@ -50,6 +50,8 @@ from xdsl.ir.affine import (
 )
 from xdsl.rewriter import Rewriter
 
+from xgpu.dialects.affine.loops import ATOMIC_RMW_KINDS
+
 #: the affine ops `lower_affine` rewrites
 LOWERED = frozenset(
     {
@@ -256,7 +258,7 @@ class _Lowering:
         lbs = [self.fold(_SGT, g) for g in _split(lowers, lower_groups)]
         ubs = [self.fold(_SLT, g) for g in _split(uppers, upper_groups)]
         steps = [self.index(s.value.data) for s in op.steps]
-        kinds = [_KINDS[int(k.value.data)] for k in op.reductions]
+        kinds = [ATOMIC_RMW_KINDS[int(k.value.data)] for k in op.reductions]
         types = [r.type for r in op.results]
         inits = [self.identity(kind, t) for kind, t in zip(kinds, types, strict=True)]
         body = op.body
@@ -364,27 +366,6 @@ class _Lowering:
         else:
             into.add_op(new)
         return new.results[0]
-
-
-#: the reduction kinds of `affine.parallel`, by their enum value
-_KINDS = (
-    "addf",
-    "addi",
-    "andi",
-    "assign",
-    "maximumf",
-    "maxnumf",
-    "maxs",
-    "maxu",
-    "minimumf",
-    "minnumf",
-    "mins",
-    "minu",
-    "mulf",
-    "muli",
-    "ori",
-    "xori",
-)
 
 
 def _split(values: list[SSAValue], sizes: list[int]) -> list[list[SSAValue]]:
