@@ -141,7 +141,8 @@ class Target:
         if self.plus is not None:
             return row.xgpu <= row.baseline + self.plus
         if self.at_least is not None:
-            return row.baseline / row.xgpu >= self.at_least
+            # xgpu's time below the clock's resolution: faster than any ratio
+            return row.xgpu <= 0 or row.baseline / row.xgpu >= self.at_least
         assert self.at_most is not None
         return row.ratio <= self.at_most
 
