@@ -227,3 +227,79 @@ def test_the_same_output_as_after_mlir_lower_affine(backend: str):
     data = outputs[0].split("data =", 1)[1]
     printed = [int(v) for v in re.findall(r"-?\d+", data)]
     assert printed == _kernel_expected().ravel().tolist()
+
+
+# delinearize/linearize_index (static and dynamic bases, an outer basis
+# element given and not) in a kernel; affine.vector_load/store on the host.
+INDEX_OPS = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%out: memref<3x24xindex>, %n: index) kernel {
+      %t = gpu.thread_id x
+      %q:3 = affine.delinearize_index %t into (2, 3, 4) : index, index, index
+      %r:2 = affine.delinearize_index %t into (%n) : index, index
+      %l = affine.linearize_index [%q#0, %q#1, %q#2] by (2, 3, 4) : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %s = arith.addi %q#0, %r#1 : index
+      %u = arith.muli %q#1, %r#0 : index
+      %w = arith.addi %u, %q#2 : index
+      memref.store %l, %out[%c0, %t] : memref<3x24xindex>
+      memref.store %s, %out[%c1, %t] : memref<3x24xindex>
+      memref.store %w, %out[%c2, %t] : memref<3x24xindex>
+      gpu.return
+    }
+  }
+  func.func @main(%out: memref<3x24xindex>, %v: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    %c5 = arith.constant 5 : index
+    %c24 = arith.constant 24 : index
+    %d = gpu.alloc () : memref<3x24xindex>
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c24, %c1, %c1) args(%d : memref<3x24xindex>, %c5 : index)
+    gpu.memcpy %out, %d : memref<3x24xindex>, memref<3x24xindex>
+    %i = arith.constant 1 : index
+    %x = affine.vector_load %v[%i * 2] : memref<8xf32>, vector<3xf32>
+    %y = arith.addf %x, %x : vector<3xf32>
+    affine.vector_store %y, %v[%i + 4] : memref<8xf32>, vector<3xf32>
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_index_ops_and_vector_accesses(backend: str):
+    out = np.zeros((3, 24), np.int64)
+    v = np.arange(8, dtype=np.float32)
+    xgpu.run(INDEX_OPS, args=[out, v], backend=backend)
+    t = np.arange(24)
+    np.testing.assert_array_equal(out[0], t)  # linearize(delinearize(t)) == t
+    np.testing.assert_array_equal(out[1], t // 12 + t % 5)
+    np.testing.assert_array_equal(out[2], (t // 4) % 3 * (t // 5) + t % 4)
+    want = np.arange(8, dtype=np.float32)
+    want[5:8] = 2 * want[2:5]
+    np.testing.assert_array_equal(v, want)
+
+
+@pytest.mark.skipif(
+    MLIR_OPT is None, reason="mlir-opt 22 not found (install mlir-22-tools or set XGPU_MLIR_OPT)"
+)
+def test_index_ops_as_mlir_expands_them():
+    """mlir-opt 22's --affine-expand-index-ops --lower-affine of the program
+    computes the same values."""
+    lowered = subprocess.run(
+        [MLIR_OPT, "--affine-expand-index-ops", "--lower-affine"],
+        input=INDEX_OPS,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "affine." not in lowered
+    results = []
+    for text in (INDEX_OPS, lowered):
+        out = np.zeros((3, 24), np.int64)
+        v = np.arange(8, dtype=np.float32)
+        xgpu.run(text, args=[out, v], backend="sim")
+        results.append((out, v))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])

@@ -249,14 +249,14 @@ def test_a_vector_through_a_loop_is_a_clear_error():
 
 def test_an_unknown_op_on_vectors_is_a_clear_error():
     program = """func.func @main() {
-  %m = memref.alloc() : memref<8xf32>
-  %v = affine.vector_load %m[0] : memref<8xf32>, vector<4xf32>
-  vector.print %v : vector<4xf32>
+  %a = arith.constant dense<1.0> : vector<4xf32>
+  %b = vector.bitcast %a : vector<4xf32> to vector<4xi32>
+  vector.print %b : vector<4xi32>
   return
 }
 """
     with pytest.raises(RunError) as info:
         xgpu.run(program, backend="sim", name="u.mlir")
     assert str(info.value).startswith(
-        "u.mlir:3:8: error: 'affine.vector_load' on vectors is not supported by xgpu-run"
+        "u.mlir:3:8: error: 'vector.bitcast' on vectors is not supported by xgpu-run"
     )

@@ -15,11 +15,15 @@ the map's results; `affine.apply`, `affine.min`, `affine.max` their values.
 Every op made takes the location of the affine op it replaces, so a fault
 (an out-of-bounds `affine.load`, say) names the affine op's line.
 
+`affine.delinearize_index` / `linearize_index` are the index arithmetic of
+their basis (floor division and non-negative remainder, innermost first;
+an outer basis element, where given, is not used), `affine.vector_load` /
+`vector_store` the `vector` ops at the map's results (which
+`xgpu.transforms.scalarize_vectors` then runs element by element).
+
 This is not an xgpu-opt pass: mlir-opt's `lower-affine` prints its
 expansion in a form of its own (constants per use, its op order), which
-xgpu does not promise to match. Ops left as they are: `affine.vector_load`,
-`affine.vector_store`, `affine.delinearize_index`, `affine.linearize_index`
-(the runtimes then say they do not support them).
+xgpu does not promise to match.
 """
 
 from __future__ import annotations
@@ -63,8 +67,15 @@ LOWERED = frozenset(
         "affine.for",
         "affine.if",
         "affine.parallel",
+        "affine.delinearize_index",
+        "affine.linearize_index",
+        "affine.vector_load",
+        "affine.vector_store",
     }
 )
+
+#: a dynamic entry of a static basis
+_DYNAMIC = -(2**63)
 
 # arith.cmpi predicates
 _EQ, _SLT, _SLE, _SGT, _SGE = 0, 2, 3, 4, 5
@@ -144,17 +155,9 @@ class _Lowering:
         if kind == AffineBinaryOpKind.Mul:
             return self.binary("arith.muli", a, b)
         if kind == AffineBinaryOpKind.Mod:
-            # a mod b, non-negative for b > 0: r = a rem b; r < 0 ? r + b : r.
-            r = self.binary("arith.remsi", a, b)
-            return self.select(
-                self.cmpi(_SLT, r, self.index(0)), self.binary("arith.addi", r, b), r
-            )
+            return self.mod(a, b)
         if kind == AffineBinaryOpKind.FloorDiv:
-            # a < 0 ? -1 - ((-1 - a) / b) : a / b
-            neg = self.cmpi(_SLT, a, self.index(0))
-            m1 = self.index(-1)
-            q = self.binary("arith.divsi", self.select(neg, self.binary("arith.subi", m1, a), a), b)
-            return self.select(neg, self.binary("arith.subi", m1, q), q)
+            return self.floordiv(a, b)
         # CeilDiv: a <= 0 ? -((-a) / b) : ((a - 1) / b) + 1
         nonpos = self.cmpi(_SLE, a, self.index(0))
         zero, one = self.index(0), self.index(1)
@@ -165,6 +168,18 @@ class _Lowering:
         return self.select(
             nonpos, self.binary("arith.subi", zero, q), self.binary("arith.addi", q, one)
         )
+
+    def mod(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a mod b, non-negative for b > 0: r = a rem b; r < 0 ? r + b : r."""
+        r = self.binary("arith.remsi", a, b)
+        return self.select(self.cmpi(_SLT, r, self.index(0)), self.binary("arith.addi", r, b), r)
+
+    def floordiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a floordiv b for b > 0: a < 0 ? -1 - ((-1 - a) / b) : a / b."""
+        neg = self.cmpi(_SLT, a, self.index(0))
+        m1 = self.index(-1)
+        q = self.binary("arith.divsi", self.select(neg, self.binary("arith.subi", m1, a), a), b)
+        return self.select(neg, self.binary("arith.subi", m1, q), q)
 
     def results(self, amap: AffineMap, operands: Sequence[SSAValue]) -> list[SSAValue]:
         dims, syms = operands[: amap.num_dims], operands[amap.num_dims :]
@@ -192,6 +207,49 @@ class _Lowering:
             for old, new_value in zip(op.results, replacement, strict=True):
                 old.replace_all_uses_with(new_value)
         Rewriter.erase_op(op)
+
+    def _basis(self, op: Any) -> list[SSAValue]:
+        """The op's basis: static entries as constants, dynamic ones in order."""
+        dynamic = list(op.dynamic_basis)
+        out = []
+        for b in op.static_basis.get_values():
+            out.append(dynamic.pop(0) if int(b) == _DYNAMIC else self.index(int(b)))
+        return out
+
+    def _delinearize_index(self, op: Any) -> list[SSAValue]:
+        # From the innermost: each result is the rest modulo its basis
+        # element, the rest divided by it goes on; the outermost result is
+        # what is left (an outer basis element, where given, is not used).
+        basis = self._basis(op)
+        n = len(op.multi_index)
+        inner = basis[len(basis) - (n - 1) :] if n > 1 else []
+        rest = op.linear_index
+        out: list[SSAValue] = []
+        for b in reversed(inner):
+            out.append(self.mod(rest, b))
+            rest = self.floordiv(rest, b)
+        out.append(rest)
+        return list(reversed(out))
+
+    def _linearize_index(self, op: Any) -> list[SSAValue]:
+        # sum of each index times the product of the basis elements after it
+        # (an outer basis element, where given, is not used).
+        basis = self._basis(op)
+        idx = list(op.multi_index)
+        inner = basis[len(basis) - (len(idx) - 1) :] if len(idx) > 1 else []
+        total = idx[0] if idx else self.index(0)
+        for i, b in zip(idx[1:], inner, strict=True):
+            total = self.binary("arith.addi", self.binary("arith.muli", total, b), i)
+        return [total]
+
+    def _vector_load(self, op: Any) -> list[SSAValue]:
+        idx = self.results(op.map.data, list(op.indices))
+        return list(self.make("vector.load", (op.memref, *idx), [op.result.type]).results)
+
+    def _vector_store(self, op: Any) -> list[SSAValue]:
+        idx = self.results(op.map.data, list(op.indices))
+        self.make("vector.store", (op.value, op.memref, *idx))
+        return []
 
     def _apply(self, op: Any) -> list[SSAValue]:
         return self.results(op.map.data, list(op.mapOperands))
