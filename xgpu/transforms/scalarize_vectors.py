@@ -41,22 +41,18 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
-    Float32Type,
-    Float64Type,
     FloatAttr,
-    FunctionType,
     IndexType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
-    Signedness,
-    StringAttr,
     VectorType,
     i1,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
+
+from xgpu.transforms.vector_print import PrintLowering, element_count, vector_shape
 
 _DYNAMIC = -(2**63)
 
@@ -83,18 +79,11 @@ def scalarize_vectors(ctx: Context, module: ModuleOp) -> None:
     _Scalarizer(ctx, module).run()
 
 
-def _shape(t: VectorType) -> list[int]:
-    return [int(d) for d in t.get_shape()]
+_shape = vector_shape
+_count = element_count
 
 
-def _count(shape: Sequence[int]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-class _Scalarizer:
+class _Scalarizer(PrintLowering):
     def __init__(self, ctx: Context, module: ModuleOp):
         self.ctx = ctx
         self.module = module
@@ -503,97 +492,6 @@ class _Scalarizer:
             self.make("scf.yield", (), into=then)
             self.make("scf.if", (inside,), [], regions=[Region(then), Region()])
 
-    # -- printing ----------------------------------------------------------- #
-
-    def _vector_print(self, op: Operation) -> None:
-        if _in_gpu_module(op):
-            self.fail("vector.print in device code is not supported (gpu.printf prints there)")
-        src = op.source
-        if src is None:
-            return  # punctuation or a string: host code prints it as it stands
-        if isinstance(src.type, VectorType):
-            self._print_nested(self.of(src), _shape(src.type), src.type.element_type)
-        else:
-            self._print_scalar(src)
-        self._punctuation(op)
-        Rewriter.erase_op(op, safe_erase=False)
-
-    def _print_nested(self, values: list[SSAValue], shape: list[int], t: Attribute) -> None:
-        self._call("printOpen")
-        if shape:
-            size = _count(shape[1:])
-            for k in range(shape[0]):
-                if k:
-                    self._call("printComma")
-                part = values[k * size : (k + 1) * size]
-                if len(shape) > 1:
-                    self._print_nested(part, shape[1:], t)
-                else:
-                    self._print_scalar(part[0])
-        self._call("printClose")
-
-    def _print_scalar(self, v: SSAValue) -> None:
-        t = v.type
-        if isinstance(t, Float32Type):
-            self._call("printF32", v)
-        elif isinstance(t, Float64Type):
-            self._call("printF64", v)
-        elif isinstance(t, AnyFloat):
-            ext = self.make("arith.extf", (v,), [Float32Type()]).results[0]
-            self._call("printF32", ext)
-        elif isinstance(t, IndexType):
-            self._call("printU64", v)
-        elif isinstance(t, IntegerType):
-            width = t.width.data
-            unsigned = t.signedness.data == Signedness.UNSIGNED
-            if width > 64:
-                self.fail(f"vector.print of {t} is not supported")
-            if width < 64:
-                conv = "arith.extui" if unsigned or width == 1 else "arith.extsi"
-                v = self.make(conv, (v,), [IntegerType(64, t.signedness.data)]).results[0]
-            self._call("printU64" if unsigned else "printI64", v)
-        else:
-            self.fail(f"vector.print of {t} is not supported")
-
-    def _punctuation(self, op: Operation) -> None:
-        p = str(op.punctuation.data.value) if op.punctuation is not None else "newline"
-        name = {
-            "newline": "printNewline",
-            "comma": "printComma",
-            "open": "printOpen",
-            "close": "printClose",
-        }.get(p)
-        if name is not None:
-            self._call(name)
-
-    def _call(self, name: str, *args: SSAValue) -> None:
-        from xdsl.dialects.builtin import SymbolRefAttr
-
-        self.runner_decls.add(name)
-        self.make("func.call", args, [], {"callee": SymbolRefAttr(name)})
-
-    def _declare_runner_functions(self) -> None:
-        if not self.runner_decls:
-            return
-        present = {op.sym_name.data for op in self.module.body.block.ops if op.name == "func.func"}
-        args = {
-            "printF32": [Float32Type()],
-            "printF64": [Float64Type()],
-            "printI64": [i64],
-            "printU64": [IntegerType(64, Signedness.UNSIGNED)],
-        }
-        for name in sorted(self.runner_decls - present):
-            ftype = FunctionType.from_lists(args.get(name, []), [])
-            decl = self.ctx.get_op("func.func").create(
-                properties={
-                    "sym_name": StringAttr(name),
-                    "function_type": ftype,
-                    "sym_visibility": StringAttr("private"),
-                },
-                regions=[Region()],
-            )
-            self.module.body.block.add_op(decl)
-
 
 #: vector.reduction kinds -> the arith op (add and mul by element type)
 _COMBINE = {
@@ -614,15 +512,6 @@ _COMBINE = {
 def _kind(attr: Attribute) -> str:
     found = re.search(r"<(\w+)>", str(attr))
     return found.group(1) if found else str(attr)
-
-
-def _in_gpu_module(op: Operation) -> bool:
-    p = op.parent_op()
-    while p is not None:
-        if p.name == "gpu.module":
-            return True
-        p = p.parent_op()
-    return False
 
 
 def _flatten(idx: Sequence[int], shape: Sequence[int]) -> int:
