@@ -11,8 +11,9 @@ builtins) and compiled by clang 14 with the program's own build options for
 
 with the default header of OpenCL builtins. Any error or warning fails: a
 construct only PoCL accepts would slip through otherwise. Programs that use
-cl_khr_subgroups are compiled for spir64 only, as for a device that has the
-extensions `emit_options` requires (NVIDIA's OpenCL has no cl_khr_subgroups,
+cl_khr_subgroups or 64-bit atomics (cl_khr_int64_base_atomics, which clang
+14's nvptx64 target lacks) are compiled for spir64 only, as for a device that
+has the extensions `emit_options` requires (NVIDIA's OpenCL has no cl_khr_subgroups,
 so xgpu-run emulates subgroups there); clang 14 does not know
 cl_khr_subgroup_shuffle, _shuffle_relative and _ballot, so their macros are
 defined as such a device defines them.
@@ -57,6 +58,10 @@ TARGETS = {
     "nvptx64": ["-target", "nvptx64-nvidia-nvcl", "-S"],
     "spir64": ["-target", "spir64", "-emit-llvm", "-S"],
 }
+#: extensions clang 14's nvptx64 target does not know (NVIDIA's driver has
+#: cl_khr_int64_base_atomics; its OpenCL has no cl_khr_subgroups, so xgpu-run
+#: emulates subgroups there): programs that need them compile for spir64 only
+SPIR_ONLY = frozenset({"cl_khr_subgroups", "cl_khr_int64_base_atomics"})
 KHR_FLAGS = ["-Xclang", "-cl-ext=+cl_khr_subgroups"] + [
     f"-D{ext}=1" for ext in sorted(KHR_SUBGROUP_EXTENSIONS - {"cl_khr_subgroups"})
 ]
@@ -114,7 +119,8 @@ def test_generated_opencl_c_compiles_for_nvptx64_and_spir64(path: Path, tmp_path
     for i, (label, prog) in enumerate(progs):
         source = tmp_path / f"p{i}.cl"
         source.write_text(prog.source)
-        targets = ["spir64"] if "cl_khr_subgroups" in prog.extensions else list(TARGETS)
+        spir_only = not prog.extensions.isdisjoint(SPIR_ONLY)
+        targets = ["spir64"] if spir_only else list(TARGETS)
         for target in targets:
             for failure in clang(source, target, prog):
                 failures.append(f"{label}: {failure}\n{prog.source}")

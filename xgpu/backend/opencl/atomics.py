@@ -3,7 +3,7 @@
 Every kind is one compare-and-swap loop on the element's bits (OpenCL 1.2
 has no float atomics, and a loop gives every kind the semantics of
 `xgpu.semantics.atomics`, the same as host code and the simulator): read
-the element, compute the new value, `atomic_cmpxchg` (32-bit elements) or
+the element (with a swap of 0 for 0, so that no plain read races), compute the new value, `atomic_cmpxchg` (32-bit elements) or
 `atom_cmpxchg` (64-bit, `cl_khr_int64_base_atomics`) it in, again while
 another work-item changed the element in between; the op's value is the
 element's value before the swap. `generic_atomic_rmw` runs its region in
@@ -70,7 +70,8 @@ def _loop(fe: FunctionEmitter, op: Operation, emit_new) -> None:
     fe.line(f"volatile {d.space} {utype}* {p} = (volatile {d.space} {utype}*)&{access};", op)
     seen = fe.fresh_name("seen")
     want = fe.fresh_name("want")
-    fe.line(f"{utype} {seen} = *{p}, {want};", op)
+    # The first read is atomic too (a plain one races with the others' swaps).
+    fe.line(f"{utype} {seen} = {cas}({p}, 0, 0), {want};", op)
     fe.open("do {", op)
     fe.line(f"{want} = {seen};", op)
     cur = fe.fresh_name("cur")

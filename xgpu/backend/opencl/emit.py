@@ -97,6 +97,7 @@ _PRAGMA_ORDER = (
     "cl_khr_fp64",
     "cl_khr_fp16",
     "cl_khr_subgroups",
+    "cl_khr_int64_base_atomics",
 )
 
 
