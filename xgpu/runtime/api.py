@@ -246,6 +246,23 @@ class _Hooks:
         if races is not None:
             races.host_access(m, pos, write, op)
 
+    def async_begin(self, op: Operation, deps: tuple) -> tuple:
+        """An async.execute body starts (under --detect-races): its token."""
+        gpu = self.runner_.gpu_runtime()
+        task = gpu.new_task((), "async.execute", op)
+        task.done = True
+        tasks = [t for d in deps for t in d if t is not None]
+        gpu.races.body_begin(task, tasks)
+        return (task,)
+
+    def async_end(self) -> None:
+        self.runner_.gpu_runtime().races.body_end()
+
+    def async_await(self, tokens: Sequence[tuple]) -> None:
+        """The host awaits async tokens or values (their bodies' tasks)."""
+        races = self.runner_.gpu_runtime().races
+        races.host_observes([t for tok in tokens for t in tok if t is not None])
+
     def host_view_access(self, m: MemRef, write: bool, op: Operation) -> None:
         races = self.runner_.gpu_runtime().races
         if races is not None:

@@ -112,6 +112,9 @@ class RaceDetector:
         self.tasks: dict[int, Any] = {}
         self.ops: list[Any] = []
         self._op_index: dict[int, int] = {}
+        #: the async.execute bodies running (innermost last), each with the
+        #: host's happens-before from before it (`body_begin`)
+        self._bodies: list[tuple[Any, int]] = []
 
     # -- happens-before ---------------------------------------------------- #
 
@@ -126,6 +129,26 @@ class RaceDetector:
         self.host_epoch += 1
         self.all_tasks |= task.bit
         self.tasks[task.id] = task
+
+    # -- async.execute bodies ---------------------------------------------- #
+    # A body runs where its op stands (sequential execution), but it is a
+    # task of its own: issued after its dependencies, its accesses are its
+    # task's, what it waits for it learns (not the host), and the host
+    # learns all of that only at `async.await` (or `await_all` of a group).
+
+    def body_begin(self, task: Any, deps: Iterable[Any]) -> None:
+        self.issue(task, deps)
+        self._bodies.append((task, self.host_hb))
+        self.host_hb = task.hb
+
+    def body_end(self) -> None:
+        task, saved = self._bodies.pop()
+        task.hb |= self.host_hb
+        self.host_hb = saved
+
+    def _host_task(self) -> Any:
+        """The task host code runs as: an async.execute body, or None."""
+        return self._bodies[-1][0] if self._bodies else None
 
     def host_observes(self, tasks: Iterable[Any]) -> None:
         """The host waited for `tasks` (blocking gpu.wait, synchronous op)."""
@@ -297,8 +320,14 @@ class RaceDetector:
 
     def host_access(self, m: MemRef, pos: int, write: bool, op: Any) -> None:
         shadow = m.storage.shadow
+        if shadow is None and self._bodies:
+            # Host memory an async.execute body touches: tracked from now on
+            # (what the host did before the body is ordered before it).
+            shadow = self.track(m.storage)
         if shadow is not None:
-            self.access(shadow, pos, write, (None, self.host_epoch, -1, 0, op))
+            body = self._host_task()
+            acc = (None, self.host_epoch, -1, 0, op) if body is None else (body, -1, -1, 0, op)
+            self.access(shadow, pos, write, acc)
 
     def kernel_access(
         self, shadow: Shadow, pos: int, write: bool, w: Any, op: Any, value: Any = None
@@ -309,10 +338,15 @@ class RaceDetector:
     def range_access(
         self, m: MemRef, write: bool, task: Any, op: Any, positions: Iterable[int] | None = None
     ) -> None:
-        """Every element of the view `m` (or `positions`), by `task` (None: the host)."""
+        """Every element of the view `m` (or `positions`), by `task` (None: the host,
+        or the async.execute body it runs)."""
         shadow = m.storage.shadow
+        if shadow is None and task is None and self._bodies:
+            shadow = self.track(m.storage)
         if shadow is None:
             return
+        if task is None:
+            task = self._host_task()
         if positions is None:
             pos = view_positions_array(m)
         elif isinstance(positions, np.ndarray):
