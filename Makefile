@@ -1,7 +1,7 @@
 PYTHON ?= python3
 LIT ?= $(PYTHON) -c "import lit.main; lit.main.main()"
 
-.PHONY: install test unit lit lint bench bench-quick bench-suite
+.PHONY: install test unit lit lint bench bench-quick bench-suite graphs
 
 # The tests write nothing into the source tree: bytecode caches go here (lit
 # puts its outputs under the temporary folder, see tests/filecheck/lit.cfg).
@@ -29,6 +29,14 @@ test:
 	@start=$$(date +%s.%N); status=0; \
 	  $(MAKE) --no-print-directory unit lit || status=$$?; \
 	  $(PYTHON) bench/suite.py --record $$start $$status; exit $$status
+
+# The README's picture of the forum program (tests/unit/test_async_graph.py
+# checks that it is current).
+graphs:
+	xgpu-opt examples/forum/program.mlir -o /dev/null \
+	  -p 'gpu-async-graph{func=forum out="docs/images/forum-async-graph.dot"}'
+	xgpu-opt examples/forum/program.mlir -o /dev/null \
+	  -p 'gpu-async-graph{func=forum format=svg out="docs/images/forum-async-graph.svg"}'
 
 lint:
 	$(PYTHON) -m ruff check xgpu tests bench examples

@@ -22,6 +22,7 @@ _PASSES: dict[str, str] = {
     ),
     "gpu-eliminate-barriers": "xgpu.transforms.eliminate_barriers:GpuEliminateBarriersPass",
     "gpu-check-async": "xgpu.analysis.check_async:GpuCheckAsyncPass",
+    "gpu-async-graph": "xgpu.analysis.async_graph.graph_pass:GpuAsyncGraphPass",
     "xgpu-nest": "xgpu.transforms.nest:NestPass",
 }
 

@@ -79,6 +79,30 @@ MARK_BUDGET = 1 << 20
 
 
 @dataclass(frozen=True)
+class Removal:
+    """One change the pass makes: `dep` removed from `op`'s dependencies, or
+    (`dep` None) the blocking wait `op` erased or merged into a later one."""
+
+    op: Operation
+    dep: SSAValue | None
+    message: str
+
+
+def removals(module: ModuleOp) -> list[Removal]:
+    """What the pass would remove from `module`, which is left unchanged
+    (the pass runs on a copy; the removals name `module`'s own ops and values)."""
+    values: dict[SSAValue, SSAValue] = {}
+    copy = module.clone(value_mapper=values)
+    ops = {c: o for o, c in zip(module.walk(), copy.walk(), strict=True)}
+    back = {c: o for o, c in values.items()}
+    found: list[Removal] = []
+    _Simplifier(False, found).run(copy)
+    return [
+        Removal(ops[r.op], back.get(r.dep) if r.dep is not None else None, r.message) for r in found
+    ]
+
+
+@dataclass(frozen=True)
 class AsyncSimplifyPass(ModulePass):
     """Remove async-token synchronization that cannot matter (see the module doc)."""
 
@@ -181,8 +205,10 @@ def _is_transparent(op: Operation) -> bool:
 
 
 class _Simplifier:
-    def __init__(self, remarks: bool):
+    def __init__(self, remarks: bool, record: list[Removal] | None = None):
         self.remarks = remarks
+        self.record = record
+        """Where each removal is also recorded (for gpu-async-graph)."""
         self.pos: dict[Operation, int] = {}
         self.completed: dict[SSAValue, Operation] = {}
         """Token -> the host synchronization point that completed it (in scope)."""
@@ -201,6 +227,12 @@ class _Simplifier:
     def remark(self, op: Operation, message: str) -> None:
         if self.remarks:
             diagnostics.emit(op, "remark", message)
+
+    def removed(self, op: Operation, dep: SSAValue | None, message: str) -> None:
+        """Report the removal of `dep` from `op` (of `op` itself when None)."""
+        self.remark(op, message)
+        if self.record is not None:
+            self.record.append(Removal(op, dep, message))
 
     def erase(self, op: Operation) -> None:
         self.erased.add(op)
@@ -395,7 +427,7 @@ class _Simplifier:
         deps = self.reduce(op, deps)
         _set_deps(op, deps)
         if blocking and not deps:
-            self.remark(op, "gpu.wait removed: it has nothing left to wait for")
+            self.removed(op, None, "gpu.wait removed: it has nothing left to wait for")
             self.erase(op)
             return
         token = next((r for r in op.results if isinstance(r.type, AsyncTokenType)), None)
@@ -434,7 +466,7 @@ class _Simplifier:
         if prev is None or not _is_blocking_wait(prev):
             return deps
         merged = list(dict.fromkeys([*_deps(prev), *deps]))
-        self.remark(prev, f"gpu.wait merged into the gpu.wait at line {self.line(wait)}")
+        self.removed(prev, None, f"gpu.wait merged into the gpu.wait at line {self.line(wait)}")
         _set_deps(wait, merged)
         self.merged_into[prev] = wait
         self.erase(prev)
@@ -449,7 +481,7 @@ class _Simplifier:
         kept: list[SSAValue] = []
         for d in deps:
             if d in kept:
-                self.remark(op, f"duplicate dependency {_describe(d)} removed")
+                self.removed(op, d, f"duplicate dependency {_describe(d)} removed")
             else:
                 kept.append(d)
         if not kept:
@@ -462,8 +494,9 @@ class _Simplifier:
             sync = self.completer(d, m, op)
             if sync is not None:
                 kept.remove(d)
-                self.remark(
+                self.removed(
                     op,
+                    d,
                     f"dependency {_describe(d)} removed: already completed by the {_op_at(sync)}",
                 )
 
@@ -489,7 +522,7 @@ class _Simplifier:
                 kept.remove(d)
                 work.remove(d)
                 names = ", ".join(_describe(e) for e in by)
-                self.remark(op, f"dependency {_describe(d)} removed: implied by {names}")
+                self.removed(op, d, f"dependency {_describe(d)} removed: implied by {names}")
 
         # Rule 4: dependencies that stand for no work.
         empty = [d for d in kept if meanings[d] == set()]
@@ -497,8 +530,9 @@ class _Simplifier:
             keep_one = not isinstance(op, WaitOp) and len(empty) == len(kept)
             for d in empty[1:] if keep_one else empty:
                 kept.remove(d)
-                self.remark(
+                self.removed(
                     op,
+                    d,
                     f"dependency {_describe(d)} removed: it stands for no work "
                     "(a gpu.wait async without dependencies)",
                 )
@@ -517,4 +551,4 @@ class _Simplifier:
             work.extend(w for w in inner if w is not None)
 
 
-__all__ = ["AsyncSimplifyPass", "SEARCH_BUDGET"]
+__all__ = ["AsyncSimplifyPass", "Removal", "SEARCH_BUDGET", "removals"]

@@ -1,0 +1,6 @@
+"""gpu-async-graph: a picture of what orders what in host code.
+
+`model` builds the graph (nodes, edges, clusters), `annotate` adds what
+gpu-async-simplify would remove and the hazards gpu-check-async finds, `dot`
+writes DOT text, `render` SVG and HTML, `graph_pass` is the pass.
+"""
