@@ -25,6 +25,9 @@ step xgpu-opt examples/forum/program.mlir -p canonicalize
 xgpu-opt examples/forum/program.mlir -p canonicalize
 step "xgpu-opt examples/forum/program.mlir -p gpu-check-async > /dev/null"
 xgpu-opt examples/forum/program.mlir -p gpu-check-async > /dev/null
+# The picture: %356 is an edge labelled as an alias, @square hangs from the host loop.
+step "xgpu-opt examples/forum/program.mlir -o /dev/null -p 'gpu-async-graph{func=forum}' 2>&1 | grep alias"
+xgpu-opt examples/forum/program.mlir -o /dev/null -p 'gpu-async-graph{func=forum}' 2>&1 | grep alias
 
 # It runs on OpenCL, with a trace.
 step xgpu-run examples/forum/program.mlir --trace /tmp/forum-trace.json
