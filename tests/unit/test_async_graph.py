@@ -185,6 +185,30 @@ def test_forum_square_after_loop_through_alias() -> None:
     assert not [n for n in g.nodes if n.op is not None and "gpu.wait async [%343]" in n.text]
 
 
+def test_long_alias_chain_is_one_labelled_edge() -> None:
+    """5000 aliases in a row: one token edge from the launch to its user (no
+    recursion per alias: this runs outside xgpu-opt's deep stack)."""
+    chain = [
+        "    %a0 = gpu.launch_func async @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)"
+    ]
+    chain += [f"    %a{i} = gpu.wait async [%a{i - 1}]" for i in range(1, 5001)]
+    text = (
+        "module attributes {gpu.container_module} {\n"
+        + KERNEL
+        + "  func.func @chain(%a: memref<4xf32>) {\n"
+        "    %c1 = arith.constant 1 : index\n" + "\n".join(chain) + "\n"
+        "    %x = gpu.launch_func async [%a5000] @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)\n"
+        "    gpu.wait [%x]\n    return\n  }\n}\n"
+    )
+    graph = build(parse(text, "chain.mlir", make_context()))
+    gpu = [n for n in graph.nodes if n.kind is NodeKind.GPU]
+    assert len(gpu) == 2
+    tokens = list(graph.edges_of(EdgeKind.TOKEN))
+    first = [e for e in tokens if e.src is gpu[0]]
+    assert len(first) == 1 and first[0].dst is gpu[1]
+    assert first[0].label == "%a5000 = alias of %a0"
+
+
 # ---------------------------------------------------------------------------
 # SVG and HTML
 # ---------------------------------------------------------------------------

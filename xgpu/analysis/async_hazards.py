@@ -592,7 +592,7 @@ class _FunctionAnalysis:
             pending.discard(i)
             block = region.blocks[i]
             out, term = self.run_block(ins[block].copy(), block)
-            succs = _successors(term) if term is not None else []
+            succs = successors(term) if term is not None else []
             if not succs:
                 exits[term if term is not None else block] = (out, term)
                 continue
@@ -963,7 +963,7 @@ class _FunctionAnalysis:
         return other, same, mode
 
 
-def _successors(term: Operation) -> list[tuple[Block, Sequence[SSAValue] | None]]:
+def successors(term: Operation) -> list[tuple[Block, Sequence[SSAValue] | None]]:
     """The successors of a branch and the operands it passes to each (None: unknown)."""
     name = term.name
     succs = list(term.successors)
@@ -1044,4 +1044,5 @@ __all__ = [
     "analyze_function",
     "find_hazards",
     "host_functions",
+    "successors",
 ]

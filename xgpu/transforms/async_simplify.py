@@ -214,6 +214,8 @@ class _Simplifier:
         """Token -> the host synchronization point that completed it (in scope)."""
         self.merged_into: dict[Operation, Operation] = {}
         self.erased: set[Operation] = set()
+        self.meanings: dict[SSAValue, frozenset[SSAValue] | None] = {}
+        """Join token -> `meaning` (None: past the search budget)."""
         self.memo: dict[tuple[SSAValue, SSAValue], bool] = {}
         """(a, b) -> whether the completion of token a implies that of b."""
         self.budget = SEARCH_BUDGET
@@ -249,9 +251,15 @@ class _Simplifier:
 
     def meaning(self, v: SSAValue) -> set[SSAValue] | None:
         """The tokens that are not `gpu.wait async` joins which `v` stands for
-        (None when there are more than SEARCH_BUDGET joins to look through)."""
+        (None when there are more than SEARCH_BUDGET joins to look through).
+        Memoized per join: a chain of aliases costs O(1) per alias. (A join's
+        dependencies only lose implied or completed ones after its meaning is
+        known, which leaves what its completion implies unchanged.)"""
         if _join(v) is None:
             return {v}
+        if v in self.meanings:
+            known = self.meanings[v]
+            return set(known) if known is not None else None
         out: set[SSAValue] = set()
         seen = {v}
         stack = [v]
@@ -261,12 +269,21 @@ class _Simplifier:
             if j is None:
                 out.add(t)
                 continue
+            if t is not v and t in self.meanings:
+                known = self.meanings[t]
+                if known is None:
+                    self.meanings[v] = None
+                    return None
+                out |= known
+                continue
             for d in j.operands:
                 if d not in seen:
                     if len(seen) >= SEARCH_BUDGET:
+                        self.meanings[v] = None
                         return None
                     seen.add(d)
                     stack.append(d)
+        self.meanings[v] = frozenset(out)
         return out
 
     def implies(self, src: SSAValue, target: SSAValue) -> bool:

@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import IsTerminator, get_effects
 
+from xgpu.analysis.async_hazards import successors
 from xgpu.analysis.check_async import describe
 from xgpu.diagnostics import location_of, op_name
 from xgpu.dialects.gpu.async_interface import AsyncOpInterface
@@ -165,8 +166,8 @@ class Graph:
 @dataclass(frozen=True)
 class _Source:
     node: Node
-    via: tuple[str, ...] = ()
-    """Names of the aliases the token went through (consumer side first)."""
+    alias: bool = False
+    """Reaches the consumer through an alias (`gpu.wait async` with one dependency)."""
     back: bool = False
     """Reaches the consumer along a loop's back edge."""
 
@@ -307,9 +308,15 @@ class _Builder:
 
     # ------------------------------------------------ what tokens stand for
     def resolve(self, v: SSAValue) -> list[_Source]:
+        """The nodes the token `v` stands for."""
         known = self.sources.get(v)
         if known is not None:
             return known
+        root = _unalias(v)
+        if root is not v:  # a chain of aliases, followed without recursion
+            out = [_Source(s.node, True, s.back) for s in self.resolve(root)]
+            self.sources[v] = out
+            return out
         if v in self.resolving:  # a loop-carried token reaching itself
             return []
         self.resolving.add(v)
@@ -342,23 +349,48 @@ class _Builder:
             return [_Source(n if n is not None else self.opaque(op))]
         if isinstance(v, BlockArgument):
             parent = v.block.parent_op()
-            if isinstance(parent, func.FuncOp):
+            if isinstance(parent, func.FuncOp) and v.block is parent.body.blocks[0]:
                 return [_Source(self.argument(v))]
             if isinstance(parent, scf.ForOp) and v.index >= 1:
                 k = v.index - 1
-                back = [_Source(s.node, s.via, True) for s in self._yielded(v.block, k)]
+                back = [_Source(s.node, s.alias, True) for s in self._yielded(v.block, k)]
                 return [*self.resolve(parent.iter_args[k]), *back]
             if isinstance(parent, scf.WhileOp):
                 if v.block is parent.before_region.blocks[0]:
                     after = parent.after_region.blocks[0]
-                    back = [_Source(s.node, s.via, True) for s in self._yielded(after, v.index)]
+                    back = [_Source(s.node, s.alias, True) for s in self._yielded(after, v.index)]
                     return [*self.resolve(parent.arguments[v.index]), *back]
                 cond = parent.before_region.blocks[0].last_op
                 if cond is not None and len(cond.operands) > v.index + 1:
                     return self.resolve(cond.operands[v.index + 1])
+            if isinstance(parent, func.FuncOp):  # a block other than the entry
+                return self._block_argument(v)
             if parent is not None:
                 return [_Source(self.opaque(parent))]
         return []
+
+    def _block_argument(self, v: BlockArgument) -> list[_Source]:
+        """What the branches to `v`'s block pass for it (a branch from a block
+        that comes later passes it along a back edge)."""
+        region = v.block.parent
+        assert region is not None
+        blocks = list(region.blocks)
+        here = blocks.index(v.block)
+        out: list[_Source] = []
+        for i, b in enumerate(blocks):
+            term = b.last_op
+            for succ, operands in successors(term) if term is not None else ():
+                if succ is not v.block:
+                    continue
+                if operands is None or len(operands) <= v.index:
+                    n = self.g.by_op.get(term) if term is not None else None
+                    return [_Source(n)] if n is not None else []
+                back = i >= here
+                out.extend(
+                    _Source(s.node, s.alias, s.back or back)
+                    for s in self.resolve(operands[v.index])
+                )
+        return out
 
     def _yielded(self, block: Block, k: int) -> list[_Source]:
         term = block.last_op
@@ -369,8 +401,7 @@ class _Builder:
     def _wait_async(self, op: WaitOp) -> list[_Source]:
         deps = list(op.async_dependencies)
         if len(deps) == 1:
-            name = describe(op.async_token) if op.async_token is not None else ""
-            return [_Source(s.node, (name, *s.via), s.back) for s in self.resolve(deps[0])]
+            return [_Source(s.node, True, s.back) for s in self.resolve(deps[0])]
         n = self.lazy.get(op)
         if n is None:
             cluster = self.cluster_of.get(op)
@@ -415,7 +446,7 @@ class _Builder:
         for d in deps:
             name = describe(d)
             for s in self.resolve(d):
-                if s.via:
+                if s.alias:
                     label = f"{name} = alias of {_first_name(s.node)}"
                     tip = f"{name} is an alias (a gpu.wait async with one dependency): it waits for nothing"
                 else:
@@ -445,7 +476,30 @@ class _Builder:
         for arg in f.body.blocks[0].args:
             if _is_token(arg):
                 self.argument(arg)
-        self.block(f.body.blocks[0], cluster, [entry])
+        blocks = list(f.body.blocks)
+        if len(blocks) == 1:
+            self.block(blocks[0], cluster, [entry])
+            return
+        # Unstructured control flow: a cluster and a head node per block, and
+        # edges from the end of each block to the heads of its successors
+        # (BACK edges to a block that comes earlier).
+        heads: dict[Block, Node] = {}
+        inner: dict[Block, Cluster] = {}
+        for i, b in enumerate(blocks):
+            inner[b] = self.cluster(f"block ^bb{i}", cluster, f)
+            if i:
+                heads[b] = self.node(NodeKind.BRANCH, [f"^bb{i}"], None, inner[b])
+        ends: dict[Block, list[Node]] = {}
+        for i, b in enumerate(blocks):
+            ends[b] = self.block(b, inner[b], [entry] if i == 0 else [heads[b]])
+        for i, b in enumerate(blocks):
+            term = b.last_op
+            for succ, _ in successors(term) if term is not None else ():
+                j = blocks.index(succ)
+                kind = EdgeKind.BACK if j <= i else EdgeKind.ORDER
+                label = f"back to ^bb{j}" if kind is EdgeKind.BACK else ""
+                for e in ends[b]:
+                    self.edge(e, heads[succ], kind, label=label, tooltip=f"branch to ^bb{j}")
 
     def block(self, block: Block, cluster: Cluster, frontier: list[Node]) -> list[Node]:
         """Walk `block`; return the host nodes that end it (the new frontier)."""
@@ -550,6 +604,13 @@ class _Builder:
             for b in region.blocks:
                 ends.extend(self.block(b, inner, [head]))
         return list(dict.fromkeys(ends)) or [head]
+
+
+def _unalias(v: SSAValue) -> SSAValue:
+    """The token a chain of aliases (`gpu.wait async` with one dependency) names."""
+    while isinstance(v, OpResult) and isinstance(v.op, WaitOp) and len(v.op.operands) == 1:
+        v = v.op.operands[0]
+    return v
 
 
 def _empty(region: Region) -> bool:
