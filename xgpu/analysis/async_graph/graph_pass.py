@@ -63,7 +63,7 @@ def _title(out: str) -> str:
 
 
 def functions_to_draw(module: ModuleOp, name: str | None = None) -> list[func.FuncOp]:
-    from xgpu.analysis.async_graph.model import _is_token
+    from xgpu.analysis.async_graph.labels import is_token
     from xgpu.analysis.async_hazards import host_functions
 
     funcs = host_functions(module)
@@ -78,9 +78,9 @@ def functions_to_draw(module: ModuleOp, name: str | None = None) -> list[func.Fu
 
     def has_gpu(f: func.FuncOp) -> bool:
         for o in f.walk():
-            if o.name.startswith("gpu.") or any(_is_token(v) for v in o.results):
+            if o.name.startswith("gpu.") or any(is_token(v) for v in o.results):
                 return True
-        return any(_is_token(a) for b in f.body.blocks for a in b.args)
+        return any(is_token(a) for b in f.body.blocks for a in b.args)
 
     gpu = [f for f in funcs if has_gpu(f)]
     return gpu or funcs
@@ -89,7 +89,7 @@ def functions_to_draw(module: ModuleOp, name: str | None = None) -> list[func.Fu
 def build(module: ModuleOp, name: str | None = None):
     """The annotated graph of `module`'s host functions (or of @name)."""
     from xgpu.analysis.async_graph.annotate import mark_hazards, mark_removable
-    from xgpu.analysis.async_graph.model import build_graph
+    from xgpu.analysis.async_graph.build import build_graph
     from xgpu.dialects.gpu.launch_func import indexed_symbol_tables
 
     with indexed_symbol_tables():
