@@ -75,6 +75,7 @@ from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of, symbol_text
 from xgpu.ir.nesting import TOO_DEEP, deep_call, deep_call_for, on_caller_thread
 from xgpu.ir.splats import splat_value
+from xgpu.runtime import progress
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
 from xgpu.runtime.memref import (
     MemRef,
@@ -86,6 +87,7 @@ from xgpu.runtime.memref import (
     static_layout,
 )
 from xgpu.runtime.prepare import prepare
+from xgpu.runtime.progress import is_terminal
 from xgpu.runtime.runner_utils import RunnerUtils
 
 
@@ -222,6 +224,9 @@ class RunOptions:
     #: register each host memref argument of the entry function with the
     #: device for the call, as `gpu.host_register` would (`--register-host-memory`)
     register_host_memory: bool = False
+    #: a progress line on stderr once the run lasts 2 s, if it is a terminal
+    #: (`xgpu.runtime.progress`; xgpu-run's default, off with --quiet)
+    progress: bool = False
 
 
 class _Hooks:
@@ -373,6 +378,8 @@ class Runner:
         self.utils = RunnerUtils(self.out)
         self._gpu = None
         self._kernels = None
+        #: a progress line may be shown (`progress`: stderr is a terminal)
+        self.show_progress = options.progress and is_terminal(sys.stderr)
         compiler = HostCompiler(module, _Hooks(self))
         try:
             self.program: HostProgram = deep_call_for(module, compiler.compile)
@@ -429,6 +436,8 @@ class Runner:
                 self._gpu = GpuRuntime(device, config)
             except DeviceError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
+            if self.show_progress:
+                self._gpu.launch_count = [0]
         return self._gpu
 
     def kernel_cache(self):
@@ -478,6 +487,7 @@ class Runner:
             _convert_arg(a, t, func, i, self.sources)
             for i, (a, t) in enumerate(zip(args, arg_types))
         ]
+        shown = progress.start(sys.stderr, self._counts) if self.show_progress else None
         try:
             registered = self._register(values) if self.options.register_host_memory else ()
             result = self.program.functions[entry](*values)
@@ -514,6 +524,8 @@ class Runner:
                 failure.more.extend(self._race_error(races.races).diagnostics)
             raise failure from None
         finally:
+            if shown is not None:
+                shown.stop()
             self._flush()
         races = getattr(self._gpu, "races", None)
         if races is not None and races.races:
@@ -533,6 +545,9 @@ class Runner:
         values = result if len(results) > 1 else (result,)
         converted = tuple(self._convert_result(v) for v in values)
         return converted if len(results) > 1 else converted[0]
+
+    def _counts(self) -> tuple[int, int | None]:
+        return progress.runtime_counts(self._gpu)
 
     def _register(self, values: list) -> list[MemRef]:
         """`register_host_memory`: the host memref arguments registered with

@@ -331,6 +331,8 @@ class GpuRuntime:
             props |= cl.command_queue_properties.PROFILING_ENABLE
         self.queue = cl.CommandQueue(self.context, properties=props)
         self.tracer: Tracer | None = Tracer() if config.profile else None
+        #: launches issued, counted only for a progress line (`xgpu.runtime.progress`)
+        self.launch_count: list[int] | None = None
         self.watch = Watch(self.dctx, self.queue, config.checked, config.timeout)
         self.tokens = TokenOps(
             self.queue, self.tracer.host_wait if self.tracer is not None else None, self.watch

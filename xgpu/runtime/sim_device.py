@@ -257,6 +257,8 @@ class SimRuntime:
         self.n_tasks = 0
         self.work_items = 0
         self.launches = 0
+        #: the `Launch` being simulated (its blocks done count for progress)
+        self.current_launch: Any = None
         #: seconds one launch may run (None: no limit)
         self.timeout = timeout
 
@@ -628,7 +630,11 @@ def make_launcher(
             )
             if cls is Launch and name in prog.spinning:
                 return _stepped(sim)
-            sim.run()
+            gpu.current_launch = sim
+            try:
+                sim.run()
+            finally:
+                gpu.current_launch = None
             gpu.work_items += sim.work_items
             gpu.launches += 1
             return None

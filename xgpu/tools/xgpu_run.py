@@ -54,6 +54,12 @@ def _arg_parser() -> argparse.ArgumentParser:
     parser.add_argument("--trace", metavar="FILE.json", help="write a Chrome/Perfetto trace")
     parser.add_argument("--verbose", "-v", action="store_true", help="say which device runs")
     parser.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress line (shown on a terminal once a run lasts 2 s)",
+    )
+    parser.add_argument(
         "--in-order",
         action="store_true",
         help="use an in-order queue (debugging: hides missing dependencies)",
@@ -206,6 +212,7 @@ def run_file(args: argparse.Namespace) -> int:
             timeout=getattr(args, "timeout", DEFAULT_TIMEOUT) or None,
             reduction=getattr(args, "reduction", None),
             register_host_memory=getattr(args, "register_host_memory", False),
+            progress=not getattr(args, "quiet", False),
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)
