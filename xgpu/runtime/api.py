@@ -513,7 +513,13 @@ class Runner:
                         f"cop{'y' if up == 1 else 'ies'} to the device, {down} back",
                         file=sys.stderr,
                     )
-        except (RunError, BrokenPipeError, KeyboardInterrupt):
+        except KeyboardInterrupt as err:
+            from xgpu.runtime import interrupt
+
+            err.xgpu_running = interrupt.running_text(self.program, self._gpu, err, entry)
+            interrupt.settle(self._gpu)
+            raise
+        except (RunError, BrokenPipeError):
             raise
         except Exception as err:
             failure = self._runtime_error(err)

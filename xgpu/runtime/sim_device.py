@@ -125,6 +125,8 @@ class Scheduler:
         self.running: list[Task] = []
         #: when a list: every task run is appended to it, in order (--verbose)
         self.order: list[Task] | None = None
+        #: the task running now (what a Ctrl-C interrupted, `xgpu.runtime.interrupt`)
+        self.current: Task | None = None
 
     def _execute(self, task: Task) -> None:
         run = task.run
@@ -132,7 +134,9 @@ class Scheduler:
         if self.order is not None:
             self.order.append(task)
         if run is not None:
+            self.current = task  # left set by an exception (what it interrupted)
             steps = run()
+            self.current = None
             if steps is not None and self._step(task, steps):
                 return
         task.done = True
@@ -141,12 +145,15 @@ class Scheduler:
     def _step(self, task: Task, steps: Any) -> bool:
         """Run a task that runs step by step (a kernel that spins) until its
         next step; whether it is still running."""
+        self.current = task
         try:
             next(steps)
         except StopIteration:
+            self.current = None
             if task in self.running:
                 self.running.remove(task)
             return False
+        self.current = None
         if task not in self.running:
             task.steps = steps
             self.running.append(task)

@@ -156,7 +156,13 @@ class Watch:
             self.wait([cl.enqueue_marker(self.queue)])
         self.check(all_done=True)
 
-    def _timeout(self) -> Timeout:
+    def running_site(self) -> LaunchSite | None:
+        """The site of the launch the device runs (or the oldest one not
+        complete), None when none is listed."""
+        pending = self._running_ids()
+        return self.launches[pending[0]][0] if pending else None
+
+    def _running_ids(self) -> list[int]:
         # The launch the device runs: an entry whose event is running, else a
         # chain whose first launch has started (running or complete) while
         # its last has not completed, else the oldest entry not complete.
@@ -172,7 +178,10 @@ class Watch:
                     started.append(lid)
                 else:
                     pending.append(lid)
-        pending = running + started + pending
+        return [lid for lid in running + started + pending if lid in self.launches]
+
+    def _timeout(self) -> Timeout:
+        pending = self._running_ids()
         assert self.timeout is not None
         if pending:
             site = self.launches[pending[0]][0]

@@ -240,8 +240,16 @@ def run_file(args: argparse.Namespace) -> int:
             sys.stderr.flush()
             os._exit(1)
         return 1
-    except KeyboardInterrupt:
-        return 1
+    except KeyboardInterrupt as err:
+        # Ctrl-C: what was running (`xgpu.runtime.interrupt`), no traceback.
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        running = getattr(err, "xgpu_running", None)
+        where = f" while running {running}" if running else ""
+        print(f"xgpu-run: interrupted{where}", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (`xgpu-run F | head`): stop quietly.
         import os
