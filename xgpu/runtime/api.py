@@ -381,6 +381,13 @@ class Runner:
         #: a progress line may be shown (`progress`: stderr is a terminal)
         self.show_progress = options.progress and is_terminal(sys.stderr)
         compiler = HostCompiler(module, _Hooks(self))
+        #: the host track of --trace (`host_trace`; simulated time on the simulator)
+        self.trace = None
+        if options.trace is not None:
+            from xgpu.runtime import host_trace
+
+            self.trace = host_trace.new_trace(options.backend)
+            host_trace.install(compiler, self.trace)
         try:
             self.program: HostProgram = deep_call_for(module, compiler.compile)
         except HostCompileError as err:
@@ -405,6 +412,7 @@ class Runner:
                     record_order=self.options.verbose,
                     timeout=self.options.timeout or None,
                     reduction=self.reduction() or "fold",
+                    trace=self.trace,
                 )
             except ValueError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
@@ -438,6 +446,8 @@ class Runner:
                 raise RunError(Diagnostic("error", str(err), None)) from None
             if self.show_progress:
                 self._gpu.launch_count = [0]
+            if self._gpu.tracer is not None and self.trace is not None:
+                self._gpu.tracer.host = self.trace
         return self._gpu
 
     def kernel_cache(self):
@@ -490,7 +500,10 @@ class Runner:
         shown = progress.start(sys.stderr, self._counts) if self.show_progress else None
         try:
             registered = self._register(values) if self.options.register_host_memory else ()
+            start = self.trace.now() if self.trace is not None else 0
             result = self.program.functions[entry](*values)
+            if self.trace is not None:
+                self.trace.add(symbol_text(entry), "host call", start, self.trace.now())
             if self._gpu is not None:
                 self._gpu.finish()
                 for m in registered:
@@ -536,10 +549,11 @@ class Runner:
         races = getattr(self._gpu, "races", None)
         if races is not None and races.races:
             raise self._race_error(races.races)
-        if self._gpu is not None and self.options.trace is not None:
-            assert self._gpu.tracer is not None
+        if self.trace is not None:
+            from xgpu.runtime.host_trace import write
+
             try:
-                self._gpu.tracer.write(self.options.trace, self._gpu.dctx.description)
+                write(self.options.trace, self.trace, self._gpu)
             except OSError as err:
                 message = (
                     f"could not write the trace to {self.options.trace}: {err.strerror or err}"

@@ -433,6 +433,7 @@ def _h_scf_for(c: HostCompiler, op: Operation) -> None:
     c.w.indent += 1
     if unsigned:
         c.w(f"{iv} = {iv} - {1 << bits} if {iv} >= {1 << (bits - 1)} else {iv}", op)
+    c.loop_top(op)
     c.region(op.body, c.yield_to(carried))
     c.w.indent -= 1
     c.assign(c.vs(op.results), carried)

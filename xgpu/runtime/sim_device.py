@@ -127,12 +127,16 @@ class Scheduler:
         self.order: list[Task] | None = None
         #: the task running now (what a Ctrl-C interrupted, `xgpu.runtime.interrupt`)
         self.current: Task | None = None
+        #: `sim_trace.SimTrace` under --trace: told when tasks start and end
+        self.trace: Any = None
 
     def _execute(self, task: Task) -> None:
         run = task.run
         task.run = None
         if self.order is not None:
             self.order.append(task)
+        if self.trace is not None:
+            self.trace.started(task)
         if run is not None:
             self.current = task  # left set by an exception (what it interrupted)
             steps = run()
@@ -141,6 +145,8 @@ class Scheduler:
                 return
         task.done = True
         task.deps = ()  # a long chain of tasks need not stay alive
+        if self.trace is not None:
+            self.trace.ended(task)
 
     def _step(self, task: Task, steps: Any) -> bool:
         """Run a task that runs step by step (a kernel that spins) until its
@@ -166,6 +172,8 @@ class Scheduler:
                 task.steps = None
                 task.done = True
                 task.deps = ()
+                if self.trace is not None:
+                    self.trace.ended(task)
 
     def _ready(self) -> list[Task]:
         return [t for t in self.pending if all(d.done for d in t.deps)]
@@ -221,11 +229,15 @@ class SimTokens:
         if not token:
             return
         self.rt.scheduler.complete(token)
+        if self.rt.trace is not None:
+            self.rt.trace.waited(what, token)
         if self.rt.races is not None:
             self.rt.races.host_observes(token)
 
     def wait_all(self, what: str = "gpu.wait") -> None:
         self.rt.scheduler.drain()
+        if self.rt.trace is not None:
+            self.rt.trace.waited(what, None)
         if self.rt.races is not None:
             self.rt.races.host_observes_all()
 
@@ -247,6 +259,7 @@ class SimRuntime:
         record_order: bool = False,
         timeout: float | None = None,
         reduction: str = "fold",
+        trace: Any = None,
     ):
         import sys
 
@@ -259,6 +272,9 @@ class SimRuntime:
         self.reduction = reduction
         self.tokens = SimTokens(self)
         self.tracer = None
+        #: `sim_trace.SimTrace` (--trace) or None
+        self.trace = trace
+        self.scheduler.trace = trace
         self.dctx = _Description()
         self.out = out if out is not None else sys.stdout
         self.n_tasks = 0
@@ -288,6 +304,8 @@ class SimRuntime:
     def new_task(self, deps: tuple, label: str, op: Operation | None) -> Task:
         task = Task(self.n_tasks, deps, label, op)
         self.n_tasks += 1
+        if self.trace is not None:
+            self.trace.issued(task)
         return task
 
     def submit(self, task: Task, is_async: bool) -> tuple:
@@ -303,6 +321,8 @@ class SimRuntime:
             self.scheduler.pending.remove(task)
         if not task.done:
             self.scheduler._execute(task)
+        if self.trace is not None:
+            self.trace.waited_for(task)
         if self.races is not None:
             self.races.host_observes((task,))
         return ()
@@ -428,6 +448,8 @@ class SimRuntime:
             if len(spos):
                 ddata[dpos] = sdata[spos].view(ddata.dtype)
                 _mark_written(dst, dpos)
+            if self.trace is not None:
+                self.trace.detail(task, elements=len(spos))
 
         task.run = run
         return self.submit(task, is_async)
@@ -444,6 +466,8 @@ class SimRuntime:
             if len(dpos):
                 ddata[dpos] = value
                 _mark_written(dst, dpos)
+            if self.trace is not None:
+                self.trace.detail(task, elements=len(dpos))
 
         task.run = run
         return self.submit(task, is_async)
@@ -644,6 +668,8 @@ def make_launcher(
                 gpu.current_launch = None
             gpu.work_items += sim.work_items
             gpu.launches += 1
+            if gpu.trace is not None:
+                gpu.trace.cost(task, sim.work_items)
             return None
 
         def _stepped(sim: Any):
@@ -652,6 +678,8 @@ def make_launcher(
             yield from sim.steps()
             gpu.work_items += sim.work_items
             gpu.launches += 1
+            if gpu.trace is not None:
+                gpu.trace.cost(task, sim.work_items)
 
         task.run = run
         return gpu.submit(task, is_async)

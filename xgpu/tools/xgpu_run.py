@@ -169,8 +169,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         ):
             if value:
                 parser.error(f"{flag} needs --backend sim")
-    elif args.trace is not None:
-        parser.error("--trace records OpenCL commands: it needs --backend opencl")
     elif args.seed is not None and args.schedule != "random":
         parser.error("--seed needs --schedule random")
     if args.subgroup_size is not None and args.subgroup_size < 1:
