@@ -6,7 +6,7 @@ after `settle` and with `running_text(...)` stored on it as `xgpu_running`
 `xgpu-run: interrupted while running ...` before it exits with status 130.
 
 What was running is, in this order: the GPU op the simulator was running
-(`Scheduler.current`); on OpenCL, when the host was blocked waiting
+(`Scheduler.current`, else the first kernel that spins, between its steps); on OpenCL, when the host was blocked waiting
 for the device, the launch the device runs (`Watch.running_site`); else the
 innermost op of host code the interrupt reached (the frames of the
 generated host code map to their ops, `HostProgram.op_at`); else the entry
@@ -64,7 +64,10 @@ def running_text(program: Any, gpu: Any, err: BaseException, entry: str) -> str:
     """What was running when `err` (a KeyboardInterrupt) came (see the module
     docstring)."""
     host = _host_op(program, err)
-    task = getattr(getattr(gpu, "scheduler", None), "current", None)
+    scheduler = getattr(gpu, "scheduler", None)
+    task = getattr(scheduler, "current", None)
+    if task is None and getattr(scheduler, "running", None):
+        task = scheduler.running[0]  # between two steps of a kernel that spins
     if task is not None and getattr(task, "op", None) is not None:
         return op_text(task.op)
     watch = getattr(gpu, "watch", None)
