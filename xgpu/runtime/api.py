@@ -45,6 +45,11 @@ device cannot be used again in this process (later runs on it raise a
 and the same launch sizes (CUDA's limits, `launch_limits.SIM_LIMITS`), and
 ends a launch that takes longer than `timeout` with the same error.
 
+A `KeyboardInterrupt` (Ctrl-C) during a run propagates, carrying
+`xgpu_running`, the op that was running (`xgpu.runtime.interrupt`); a
+device still busy then is marked unusable, as after a timeout (the process
+may not exit normally while a kernel still runs: `os._exit` ends it).
+
 The simulator's options: `schedule` ("program-order" or "random"), `seed`,
 `detect_races` (the races found are raised as one `RunError` whose
 `diagnostics` has one error per race, each with a note at the other access),
