@@ -6,6 +6,7 @@ loop, starts after it ends."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -171,3 +172,46 @@ def test_the_hooks_are_generated_only_when_tracing():
         assert ("_ttick()" in source) == (trace is not None and backend == "sim")
         # Labels are bound objects, never text of the generated code.
         assert "line 82" not in source and "scf.for" not in source
+
+
+def test_simulated_kernels_that_wait_for_each_other_overlap(tmp_path):
+    import numpy as np
+    from test_concurrent_kernels import BOTH
+
+    import xgpu
+
+    path = tmp_path / "t.json"
+    seen = np.zeros(2, np.int32)
+    xgpu.run(BOTH, args=[np.zeros(1, np.int32), seen], backend="sim", trace=str(path), timeout=30)
+    assert seen.tolist() == [2, 2]
+    doc = json.loads(path.read_text())
+    first, second = sorted(_slices(doc)["@k::@meet"], key=lambda e: e["ts"])
+    # The first spins until the second has run: its slice covers the second's
+    # start, and the two lie on two device lanes.
+    assert first["ts"] < second["ts"] < _end(first)
+    assert first["tid"] != second["tid"] and {first["tid"], second["tid"]} == {1, 2}
+
+
+def test_slices_past_the_limit_are_counted(tmp_path, monkeypatch):
+    import xgpu
+    from xgpu.runtime import trace
+
+    monkeypatch.setattr(trace, "LIMIT", 3)
+    from xgpu.runtime import sim_trace
+
+    monkeypatch.setattr(sim_trace, "LIMIT", 3)
+    text = FORUM.read_text()
+    for backend in ("sim", "opencl"):
+        if backend == "opencl" and not has_device():
+            continue
+        path = tmp_path / f"{backend}.json"
+        xgpu.run(text, backend=backend, trace=str(path), stdout=io.StringIO())
+        doc = json.loads(path.read_text())
+        host = [e for e in doc["traceEvents"] if e["ph"] == "X" and e["tid"] == 0]
+        device = [e for e in doc["traceEvents"] if e["ph"] == "X" and e["tid"] > 0]
+        assert len(host) == 3 and len(device) == 3
+        # Host: 8 slices (see _check_host_track), and on the simulator the
+        # wait of the synchronous gpu.dealloc; device: 6 commands, and on the
+        # simulator the deallocation.
+        extra = 1 if backend == "sim" else 0
+        assert doc["otherData"]["dropped"] == (8 + extra - 3) + (6 + extra - 3)

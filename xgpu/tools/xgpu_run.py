@@ -18,6 +18,12 @@ kernels without the checks); a blocking point that waits more than
 with an error at the kernel's launch: the process exits at once (status 1),
 since OpenCL cannot stop a running kernel. See `xgpu.runtime.api` for what programs may
 contain, and README.md ("Running programs") for the conventions.
+
+`--trace FILE.json` writes a Chrome/Perfetto trace, on both backends
+(`xgpu.runtime.trace`, `xgpu.runtime.sim_trace`). On a terminal, a run that
+lasts more than 2 s shows a progress line on stderr (`xgpu.runtime.progress`;
+`--quiet` turns it off). Ctrl-C ends the run with status 130 and one line
+naming the op that was running (`xgpu.runtime.interrupt`).
 """
 
 from __future__ import annotations
