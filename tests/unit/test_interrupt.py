@@ -143,8 +143,10 @@ def test_ctrl_c_in_a_simulated_kernel(tmp_path):
 
 
 @pytest.mark.skipif(not has_device(), reason="no OpenCL device")
-def test_ctrl_c_in_an_opencl_kernel(tmp_path):
-    status, err = _interrupt(tmp_path, SPIN)
+@pytest.mark.parametrize("flags", [(), ("--timeout", "0")])
+def test_ctrl_c_in_an_opencl_kernel(tmp_path, flags):
+    # Without a timeout too: xgpu-run's waits poll the device.
+    status, err = _interrupt(tmp_path, SPIN, *flags)
     prog = tmp_path / "long.mlir"
     _check(
         status,

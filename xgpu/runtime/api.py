@@ -232,6 +232,9 @@ class RunOptions:
     #: a progress line on stderr once the run lasts 2 s, if it is a terminal
     #: (`xgpu.runtime.progress`; xgpu-run's default, off with --quiet)
     progress: bool = False
+    #: OpenCL: blocking waits poll the device, so that Ctrl-C interrupts
+    #: them even without a timeout (xgpu-run's)
+    interruptible: bool = False
 
 
 class _Hooks:
@@ -444,6 +447,7 @@ class Runner:
                 host_copies=self.options.host_copies,
                 checked=self.options.checked,
                 timeout=self.options.timeout or None,
+                interruptible=self.options.interruptible,
             )
             try:
                 self._gpu = GpuRuntime(device, config)

@@ -302,6 +302,8 @@ class QueueConfig:
     checked: bool = True
     #: seconds a blocking point may wait for the device (None: no limit)
     timeout: float | None = None
+    #: blocking points poll the device, so that Ctrl-C interrupts them (`watch`)
+    interruptible: bool = False
 
 
 class GpuRuntime:
@@ -333,7 +335,9 @@ class GpuRuntime:
         self.tracer: Tracer | None = Tracer() if config.profile else None
         #: launches issued, counted only for a progress line (`xgpu.runtime.progress`)
         self.launch_count: list[int] | None = None
-        self.watch = Watch(self.dctx, self.queue, config.checked, config.timeout)
+        self.watch = Watch(
+            self.dctx, self.queue, config.checked, config.timeout, config.interruptible
+        )
         self.tokens = TokenOps(
             self.queue, self.tracer.host_wait if self.tracer is not None else None, self.watch
         )

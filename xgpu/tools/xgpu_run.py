@@ -217,6 +217,7 @@ def run_file(args: argparse.Namespace) -> int:
             reduction=getattr(args, "reduction", None),
             register_host_memory=getattr(args, "register_host_memory", False),
             progress=not getattr(args, "quiet", False),
+            interruptible=True,
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)
