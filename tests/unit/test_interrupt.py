@@ -270,3 +270,17 @@ def test_xgpu_run_reports_the_interrupted_op(tmp_path, capfd, monkeypatch):
     out, err = capfd.readouterr()
     assert info.value.code == 130
     assert err == f"xgpu-run: interrupted while running 'func.call @printI64' at {prog}:8:5\n"
+
+
+def test_ctrl_c_outside_the_run_is_a_message_too(tmp_path, capfd, monkeypatch):
+    # Before the run (reading, compiling) or after it (printing the results).
+    from xgpu.tools import xgpu_run
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(xgpu_run, "run_file", interrupted)
+    with pytest.raises(SystemExit) as info:
+        main([str(tmp_path / "any.mlir")])
+    assert info.value.code == 130
+    assert capfd.readouterr().err == "xgpu-run: interrupted\n"

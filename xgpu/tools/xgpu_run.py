@@ -183,7 +183,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--timeout must be a number of seconds (0: no limit)")
     if args.unchecked and args.backend == "sim":
         parser.error("--unchecked needs --backend opencl (the simulator checks every access)")
-    sys.exit(run_file(args))
+    try:
+        status = run_file(args)
+    except KeyboardInterrupt:  # before or after the run (printing the results)
+        print("xgpu-run: interrupted", file=sys.stderr)
+        status = 130
+    sys.exit(status)
 
 
 def run_file(args: argparse.Namespace) -> int:
