@@ -111,8 +111,9 @@ def test_simulator_trace_in_simulated_time(capfd, tmp_path):
     assert starts == sorted(starts)
     assert all(_end(s[a][0]) <= s[b][0]["ts"] for a, b in zip(kernels, kernels[1:]))
     # The wait ends when the last copy back does.
-    copies = s["gpu.memcpy"]
+    copies = s["memcpy H2D"] + s["memcpy D2H"]
     assert [c["args"] for c in copies] == [{"elements": 10}, {"elements": 10}]
+    assert copies[0]["ts"] < scale["ts"] and copies[1]["ts"] > s["@module_2::@negate"][0]["ts"]
     assert _end(s["gpu.wait (line 91)"][0]) == max(_end(c) for c in copies)
 
 

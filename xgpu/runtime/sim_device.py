@@ -299,7 +299,8 @@ class SimRuntime:
                 ddata[dpos] = sdata[spos].view(ddata.dtype)
                 _mark_written(dst, dpos)
             if self.trace is not None:
-                self.trace.detail(task, elements=len(spos))
+                way = "".join("D" if m.storage.buf is not None else "H" for m in (src, dst))
+                self.trace.detail(task, f"memcpy {way[0]}2{way[1]}", elements=len(spos))
 
         task.run = run
         return self.submit(task, is_async)
@@ -317,7 +318,7 @@ class SimRuntime:
                 ddata[dpos] = value
                 _mark_written(dst, dpos)
             if self.trace is not None:
-                self.trace.detail(task, elements=len(dpos))
+                self.trace.detail(task, "memset", elements=len(dpos))
 
         task.run = run
         return self.submit(task, is_async)

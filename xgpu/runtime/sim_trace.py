@@ -60,7 +60,7 @@ class SimTrace(HostTrace):
         self.started_at: dict[int, int] = {}
         #: task id -> its cost in steps, the args of its slice (set while it runs)
         self.costs: dict[int, int] = {}
-        self.details: dict[int, dict[str, Any]] = {}
+        self.details: dict[int, tuple[str, dict[str, Any]]] = {}
         #: task id -> its end (bounded: see `_end`)
         self.ended_at: dict[int, int] = {}
         self.device: list[tuple[str, str, int, int, dict[str, Any]]] = []
@@ -92,9 +92,10 @@ class SimTrace(HostTrace):
     def cost(self, task: Any, steps: int) -> None:
         self.costs[task.id] = self.costs.get(task.id, 0) + steps
 
-    def detail(self, task: Any, **args: Any) -> None:
-        """The `args` of the task's slice (a copy's elements)."""
-        self.details[task.id] = args
+    def detail(self, task: Any, name: str, **args: Any) -> None:
+        """The name and `args` of the task's slice (a copy's direction, as
+        OpenCL's are named, and its elements)."""
+        self.details[task.id] = (name, args)
 
     def ended(self, task: Any) -> None:
         start = self.started_at.pop(task.id, self.device_t)
@@ -110,7 +111,7 @@ class SimTrace(HostTrace):
         op_name = task.op.name if task.op is not None else ""
         cat = _CATEGORIES.get(op_name, "gpu")
         name = task.label
-        args = self.details.pop(task.id, {})
+        name, args = self.details.pop(task.id, (name, {}))
         if cat == "kernel":
             name = name.removeprefix("gpu.launch_func ")
             args = {"grid": list(task.launch_grid), "block": list(task.launch_block)}
