@@ -129,8 +129,10 @@ def trace_events(
         else:
             lanes[lane] = end
         out.append(_slice(name, cat, lane + 1, start, end, per_us, args))
-    # Outer slices first where they start together (a viewer nests them).
-    for name, cat, start, end in sorted(host, key=lambda h: (h[2], -h[3])):
+    # Outer slices first where they start together (a viewer nests them);
+    # an outer slice is recorded after the slices inside it.
+    order = sorted(range(len(host)), key=lambda i: (host[i][2], -host[i][3], -i))
+    for name, cat, start, end in (host[i] for i in order):
         out.append(_slice(name, cat, _HOST_TID, start, end, per_us, {}))
     meta = [
         {"name": "process_name", "ph": "M", "pid": _PID, "args": {"name": "xgpu-run"}},
