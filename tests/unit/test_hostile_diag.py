@@ -354,7 +354,7 @@ def test_huge_splat_prints_and_folds_as_one_value(xgpu_opt):
 
 
 def test_splat_global_fills_the_host_array():
-    from xgpu.runtime.api import _global_memref
+    from xgpu.runtime.run_hooks import global_memref as _global_memref
     from xgpu.tools.xgpu_opt import parse
 
     module = parse(

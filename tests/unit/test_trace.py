@@ -41,3 +41,15 @@ def test_inconsistent_bounds_fall_back_to_the_upper_bound():
     tracer.commands.append((_event(200, 250, 260), "b", "kernel", 1250, 1240, {}))
     # lower = max(1000, 1040) = 1040 > upper = min(1010, 1050) = 1010
     assert _slices(tracer) == {"a": 1.16, "b": 1.26}
+
+
+def test_host_slices_outer_first():
+    from xgpu.runtime.trace import HostTrace, trace_events
+
+    host = HostTrace()
+    host.add("inner", "host copy", 0, 1)  # recorded first, same span as its caller
+    host.add("later", "host call", 1, 2)
+    host.add("outer", "host call", 0, 1)
+    host.add("loop", "host loop", 0, 2)
+    names = [e["name"] for e in trace_events([], host.slices, 1.0) if e["ph"] == "X"]
+    assert names == ["loop", "outer", "inner", "later"]

@@ -45,6 +45,11 @@ device cannot be used again in this process (later runs on it raise a
 and the same launch sizes (CUDA's limits, `launch_limits.SIM_LIMITS`), and
 ends a launch that takes longer than `timeout` with the same error.
 
+A `KeyboardInterrupt` (Ctrl-C) during a run propagates, carrying
+`xgpu_running`, the op that was running (`xgpu.runtime.interrupt`); a
+device still busy then is marked unusable, as after a timeout (the process
+may not exit normally while a kernel still runs: `os._exit` ends it).
+
 The simulator's options: `schedule` ("program-order" or "random"), `seed`,
 `detect_races` (the races found are raised as one `RunError` whose
 `diagnostics` has one error per race, each with a note at the other access),
@@ -67,25 +72,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-import numpy as np
-from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnrankedMemRefType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from xgpu import diagnostics
 from xgpu.diagnostics import Diagnostic, SourceFiles, location_of, symbol_text
-from xgpu.ir.nesting import TOO_DEEP, deep_call, deep_call_for, on_caller_thread
-from xgpu.ir.splats import splat_value
+from xgpu.ir.nesting import TOO_DEEP, deep_call, deep_call_for
+from xgpu.runtime import progress
+from xgpu.runtime.arguments import convert_arg, read_device
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, HostProgram
 from xgpu.runtime.memref import (
     MemRef,
     RuntimeFailure,
-    Storage,
-    from_numpy,
-    numpy_dtype,
-    row_major_strides,
-    static_layout,
 )
 from xgpu.runtime.prepare import prepare
+from xgpu.runtime.progress import is_terminal
+from xgpu.runtime.run_hooks import Hooks
 from xgpu.runtime.runner_utils import RunnerUtils
 
 
@@ -222,142 +224,12 @@ class RunOptions:
     #: register each host memref argument of the entry function with the
     #: device for the call, as `gpu.host_register` would (`--register-host-memory`)
     register_host_memory: bool = False
-
-
-class _Hooks:
-    """What the host compiler binds into the generated code."""
-
-    def __init__(self, runner: Runner):
-        self.runner_ = runner
-        sim = runner.options.backend == "sim"
-        #: the simulator's runtime takes the op of each gpu op (its reports)
-        self.pass_ops = sim
-        #: host accesses go through the race detector
-        self.instrument = sim and runner.options.detect_races
-        #: allocations carry their names (the reports of the simulator and
-        #: of OpenCL's bounds checks)
-        self.name_storages = sim or runner.options.checked
-        #: the entry's host memref arguments are registered with the device
-        #: (`register_host_memory`): host accesses may need device copies merged
-        self.registers_arguments = runner.options.register_host_memory
-
-    def host_access(self, m: MemRef, pos: int, write: bool, op: Operation) -> None:
-        races = self.runner_.gpu_runtime().races
-        if races is not None:
-            races.host_access(m, pos, write, op)
-
-    def async_begin(self, op: Operation, deps: tuple) -> tuple:
-        """An async.execute body starts (under --detect-races): its token."""
-        gpu = self.runner_.gpu_runtime()
-        task = gpu.new_task((), "async.execute", op)
-        task.done = True
-        tasks = [t for d in deps for t in d if t is not None]
-        gpu.races.body_begin(task, tasks)
-        return (task,)
-
-    def async_end(self) -> None:
-        self.runner_.gpu_runtime().races.body_end()
-
-    def async_await(self, tokens: Sequence[tuple]) -> None:
-        """The host awaits async tokens or values (their bodies' tasks)."""
-        races = self.runner_.gpu_runtime().races
-        races.host_observes([t for tok in tokens for t in tok if t is not None])
-
-    def host_view_access(self, m: MemRef, write: bool, op: Operation) -> None:
-        races = self.runner_.gpu_runtime().races
-        if races is not None:
-            races.range_access(m, write, None, op)
-
-    def observed_runner(self, fn, op: Operation):
-        """A runner utility whose memref arguments count as host reads."""
-
-        def call(*args):
-            for a in args:
-                if isinstance(a, MemRef):
-                    self.host_view_access(a, False, op)
-            return fn(*args)
-
-        return call
-
-    def semantics(self, op: Operation):
-        from xgpu import semantics
-
-        if op.name not in semantics.supported_ops():
-            return None
-        try:
-            return semantics.lookup(op)
-        except semantics.SemanticsError as err:
-            raise HostCompileError(op, str(err)) from None
-
-    def runner(self, name: str):
-        return self.runner_.utils.functions()[name]
-
-    # The device and its kernels are made on the thread that runs the program
-    # (host code may be compiled on a deep stack: `xgpu.ir.nesting`).
-
-    def gpu(self):
-        return on_caller_thread(self.runner_.gpu_runtime)
-
-    def lazy_gpu(self, ns: dict):
-        """A stand-in that makes the runtime on the program's first use of the
-        device (`xgpu.runtime.lazy_gpu`); None where a run reports on the
-        device whether or not the program uses it (--verbose, --trace)."""
-        options = self.runner_.options
-        if options.verbose or options.trace is not None:
-            return None
-        from xgpu.runtime.lazy_gpu import LazyGpu
-
-        return LazyGpu(self.gpu, ns)
-
-    def coherence(self):
-        """The run's `HostCoherence` (device copies of registered host memory),
-        or None (the simulator; devices with unified host memory)."""
-        if self.pass_ops:
-            return None
-        return self.gpu().coherence
-
-    def launcher(self, op: Operation):
-        return on_caller_thread(self._launcher, op)
-
-    def _launcher(self, op: Operation):
-        if self.pass_ops:  # the simulator: no OpenCL (pyopencl is not imported)
-            try:
-                return self.runner_.kernel_cache().launcher(op)
-            except RuntimeFailure as err:
-                raise HostCompileError(op, str(err)) from None
-        from xgpu.runtime.kernels import KernelBuildError
-
-        try:
-            return self.runner_.kernel_cache().launcher(op)
-        except KernelBuildError as err:
-            raise _error(err.op, err.message, self.runner_.sources, err.notes) from None
-        except RuntimeFailure as err:
-            raise HostCompileError(op, str(err)) from None
-
-    def global_memref(self, op: Operation) -> MemRef:
-        return _global_memref(op)
-
-
-def _global_memref(op: Operation) -> MemRef:
-    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-
-    mtype = op.type
-    dtype = numpy_dtype(mtype.element_type)
-    shape = tuple(mtype.get_shape())
-    init = op.initial_value
-    data = np.zeros(shape, dtype=dtype)
-    if isinstance(init, DenseIntOrFPElementsAttr):
-        # A splat fills the array without a list of its elements.
-        splat = splat_value(init) if data.size != 1 else None
-        if splat is not None:
-            data[...] = splat
-        else:
-            data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
-    m = from_numpy(data)
-    m.storage.kind = "global"
-    m.storage.name = symbol_text(op.sym_name.data)
-    m.storage.shape = shape
-    return m
+    #: a progress line on stderr once the run lasts 2 s, if it is a terminal
+    #: (`xgpu.runtime.progress`; xgpu-run's default, off with --quiet)
+    progress: bool = False
+    #: OpenCL: blocking waits poll the device, so that Ctrl-C interrupts
+    #: them even without a timeout (xgpu-run's)
+    interruptible: bool = False
 
 
 class Runner:
@@ -373,7 +245,16 @@ class Runner:
         self.utils = RunnerUtils(self.out)
         self._gpu = None
         self._kernels = None
-        compiler = HostCompiler(module, _Hooks(self))
+        #: a progress line may be shown (`progress`: stderr is a terminal)
+        self.show_progress = options.progress and is_terminal(sys.stderr)
+        compiler = HostCompiler(module, Hooks(self))
+        #: the host track of --trace (`host_trace`; simulated time on the simulator)
+        self.trace = None
+        if options.trace is not None:
+            from xgpu.runtime import host_trace
+
+            self.trace = host_trace.new_trace(options.backend)
+            host_trace.install(compiler, self.trace)
         try:
             self.program: HostProgram = deep_call_for(module, compiler.compile)
         except HostCompileError as err:
@@ -398,6 +279,7 @@ class Runner:
                     record_order=self.options.verbose,
                     timeout=self.options.timeout or None,
                     reduction=self.reduction() or "fold",
+                    trace=self.trace,
                 )
             except ValueError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
@@ -424,11 +306,16 @@ class Runner:
                 host_copies=self.options.host_copies,
                 checked=self.options.checked,
                 timeout=self.options.timeout or None,
+                interruptible=self.options.interruptible,
             )
             try:
                 self._gpu = GpuRuntime(device, config)
             except DeviceError as err:
                 raise RunError(Diagnostic("error", str(err), None)) from None
+            if self.show_progress:
+                self._gpu.launch_count = [0]
+            if self._gpu.tracer is not None and self.trace is not None:
+                self._gpu.tracer.host = self.trace
         return self._gpu
 
     def kernel_cache(self):
@@ -475,12 +362,16 @@ class Runner:
                 self.sources,
             )
         values = [
-            _convert_arg(a, t, func, i, self.sources)
+            convert_arg(a, t, func, i, self.sources)
             for i, (a, t) in enumerate(zip(args, arg_types))
         ]
+        shown = progress.start(sys.stderr, self._counts) if self.show_progress else None
         try:
             registered = self._register(values) if self.options.register_host_memory else ()
+            start = self.trace.now() if self.trace is not None else 0
             result = self.program.functions[entry](*values)
+            if self.trace is not None:
+                self.trace.add(symbol_text(entry), "host call", start, self.trace.now())
             if self._gpu is not None:
                 self._gpu.finish()
                 for m in registered:
@@ -503,7 +394,13 @@ class Runner:
                         f"cop{'y' if up == 1 else 'ies'} to the device, {down} back",
                         file=sys.stderr,
                     )
-        except (RunError, BrokenPipeError, KeyboardInterrupt):
+        except KeyboardInterrupt as err:
+            from xgpu.runtime import interrupt
+
+            err.xgpu_running = interrupt.running_text(self.program, self._gpu, err, entry)
+            interrupt.settle(self._gpu)
+            raise
+        except (RunError, BrokenPipeError):
             raise
         except Exception as err:
             failure = self._runtime_error(err)
@@ -514,14 +411,17 @@ class Runner:
                 failure.more.extend(self._race_error(races.races).diagnostics)
             raise failure from None
         finally:
+            if shown is not None:
+                shown.stop()
             self._flush()
         races = getattr(self._gpu, "races", None)
         if races is not None and races.races:
             raise self._race_error(races.races)
-        if self._gpu is not None and self.options.trace is not None:
-            assert self._gpu.tracer is not None
+        if self.trace is not None:
+            from xgpu.runtime.host_trace import write
+
             try:
-                self._gpu.tracer.write(self.options.trace, self._gpu.dctx.description)
+                write(self.options.trace, self.trace, self._gpu)
             except OSError as err:
                 message = (
                     f"could not write the trace to {self.options.trace}: {err.strerror or err}"
@@ -533,6 +433,9 @@ class Runner:
         values = result if len(results) > 1 else (result,)
         converted = tuple(self._convert_result(v) for v in values)
         return converted if len(results) > 1 else converted[0]
+
+    def _counts(self) -> tuple[int, int | None]:
+        return progress.runtime_counts(self._gpu)
 
     def _register(self, values: list) -> list[MemRef]:
         """`register_host_memory`: the host memref arguments registered with
@@ -571,7 +474,7 @@ class Runner:
                 return value.host_view()
             if hasattr(self._gpu, "read_device"):
                 return self._gpu.read_device(value)
-            return _read_device(self._gpu, value)
+            return read_device(self._gpu, value)
         return value
 
     def _runtime_error(self, err: BaseException) -> RunError:
@@ -641,81 +544,6 @@ def _runtime_message(err: BaseException) -> str:
     if known is not None:
         return known
     return f"{type(err).__name__}: {err}"
-
-
-def _read_device(gpu: Any, m: MemRef) -> np.ndarray:
-    import pyopencl as cl
-
-    lo, hi = m.span()
-    tmp = np.empty(max(hi - lo, 1), dtype=m.dtype)
-    if hi > lo:
-        cl.enqueue_copy(gpu.queue, tmp, m.storage.buf, src_offset=lo * m.dtype.itemsize)
-    view = MemRef(
-        Storage(tmp, None, tmp.nbytes, "host"), m.dtype, m.offset - lo, m.sizes, m.strides
-    )
-    return np.array(view.host_view())
-
-
-def _convert_arg(value: Any, arg_type: Any, func: Operation, i: int, sources) -> Any:
-    if isinstance(arg_type, MemRefType | UnrankedMemRefType):
-        if isinstance(value, MemRef):
-            return value
-        if not isinstance(value, np.ndarray):
-            raise _error(func, f"argument {i} must be a numpy array (for {arg_type})", sources)
-        dtype = numpy_dtype(arg_type.element_type)
-        if value.dtype != dtype and not (dtype == np.uint8 and value.dtype == np.bool_):
-            raise _error(
-                func,
-                f"argument {i}: array of {value.dtype}, expected {dtype} for {arg_type}",
-                sources,
-            )
-        if isinstance(arg_type, MemRefType):
-            shape = arg_type.get_shape()
-            if len(shape) != value.ndim or any(
-                s >= 0 and s != n for s, n in zip(shape, value.shape)
-            ):
-                raise _error(
-                    func, f"argument {i}: array of shape {value.shape} for {arg_type}", sources
-                )
-        try:
-            m = from_numpy(value)
-        except TypeError as err:
-            raise _error(func, f"argument {i}: {err}", sources) from None
-        if isinstance(arg_type, MemRefType) and value.size > 1:
-            # The compiled code uses the static offset and strides of the type:
-            # the array must have them (a strided view for an identity layout
-            # would be read and written as if contiguous).
-            offset, strides = static_layout(arg_type)
-            if strides is None and isinstance(arg_type.layout, NoneAttr):
-                strides = row_major_strides(tuple(m.sizes))
-            if (offset is not None and offset != m.offset) or (
-                strides is not None
-                and any(
-                    s is not None and n > 1 and s != actual
-                    for s, n, actual in zip(strides, m.sizes, m.strides)
-                )
-            ):
-                raise _error(
-                    func,
-                    f"argument {i}: array of strides {tuple(m.strides)} (in elements) "
-                    f"for {arg_type} (np.ascontiguousarray makes a contiguous copy)",
-                    sources,
-                )
-        return m
-    from xgpu.dialects.gpu.types import AsyncTokenType
-    from xgpu.semantics import SemanticsError, scalar
-
-    if isinstance(arg_type, AsyncTokenType):
-        # A token: None (no work), an event, or events (a token another run returned).
-        if value is None:
-            return ()
-        return tuple(value) if isinstance(value, tuple | list) else (value,)
-    try:
-        return scalar(arg_type).norm(value)
-    except SemanticsError:
-        raise _error(func, f"argument {i} of type {arg_type} is not supported", sources) from None
-    except (TypeError, ValueError):
-        raise _error(func, f"argument {i}: {value!r} is not a {arg_type}", sources) from None
 
 
 def run(

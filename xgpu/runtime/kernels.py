@@ -433,6 +433,9 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
         ns["_me"] = [_NO_ENTRY]
         body.extend(_listed_entry(watch, "lid"))
     body.extend(_launch_result(is_async))
+    if getattr(gpu, "launch_count", None) is not None:  # counted for a progress line
+        ns["_cnt"] = gpu.launch_count
+        body.insert(0, "_cnt[0] += 1")
     source = "\n".join(lines + ["    " + b for b in body]) + "\n"
     # The file name is for tracebacks only; ascii() escapes what a symbol may hold.
     exec(compile(source, f"<xgpu-launch {ascii(info.symbol)[1:-1]}>", "exec"), ns)

@@ -302,6 +302,8 @@ class QueueConfig:
     checked: bool = True
     #: seconds a blocking point may wait for the device (None: no limit)
     timeout: float | None = None
+    #: blocking points poll the device, so that Ctrl-C interrupts them (`watch`)
+    interruptible: bool = False
 
 
 class GpuRuntime:
@@ -331,7 +333,11 @@ class GpuRuntime:
             props |= cl.command_queue_properties.PROFILING_ENABLE
         self.queue = cl.CommandQueue(self.context, properties=props)
         self.tracer: Tracer | None = Tracer() if config.profile else None
-        self.watch = Watch(self.dctx, self.queue, config.checked, config.timeout)
+        #: launches issued, counted only for a progress line (`xgpu.runtime.progress`)
+        self.launch_count: list[int] | None = None
+        self.watch = Watch(
+            self.dctx, self.queue, config.checked, config.timeout, config.interruptible
+        )
         self.tokens = TokenOps(
             self.queue, self.tracer.host_wait if self.tracer is not None else None, self.watch
         )

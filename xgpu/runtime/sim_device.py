@@ -9,7 +9,7 @@ reading an element never written is an error. `gpu.alloc host_shared` and
 count as written). `gpu.dealloc` marks the storage released: any later use
 is an error at the op.
 
-Async work: every `gpu.memcpy`, `gpu.memset`, `gpu.dealloc` and
+Async work (`sim_scheduler`): every `gpu.memcpy`, `gpu.memset`, `gpu.dealloc` and
 `gpu.launch_func` is a `Task` with the tasks of its token operands as
 dependencies; a token is a tuple of tasks. The scheduler starts a task only
 when its dependencies are complete:
@@ -30,8 +30,6 @@ and every access goes through it (see `races`).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -61,144 +59,9 @@ from xgpu.runtime.races import (
     view_positions,
     view_positions_array,
 )
+from xgpu.runtime.sim_scheduler import SCHEDULES, Scheduler, Task, union
 
-SCHEDULES = ("program-order", "random")
-
-
-class Task:
-    """One async GPU op: runs `run()` once its `deps` are complete."""
-
-    __slots__ = (
-        "id",
-        "bit",
-        "hb",
-        "host_epoch",
-        "deps",
-        "run",
-        "done",
-        "label",
-        "op",
-        "launch_grid",
-        "launch_block",
-        "steps",
-    )
-
-    def __init__(self, tid: int, deps: tuple, label: str, op: Operation | None):
-        self.id = tid
-        #: the race detector's: this task's bit, and the bits of the tasks
-        #: that happen before it (itself included); 0 when not detecting
-        self.bit = 0
-        self.hb = 0
-        self.host_epoch = 0
-        self.deps = deps
-        self.run: Callable[[], Any] | None = None
-        #: a task that runs step by step: its steps (`Scheduler._step`)
-        self.steps: Any = None
-        self.done = False
-        self.label = label
-        self.op = op
-        self.launch_grid = (1, 1, 1)
-        self.launch_block = (1, 1, 1)
-
-    def __repr__(self) -> str:
-        return f"<task {self.id} {self.label}{' done' if self.done else ''}>"
-
-
-def union(*tokens: tuple) -> tuple:
-    merged: dict[Task, None] = {}
-    for token in tokens:
-        for task in token:
-            merged[task] = None
-    return tuple(merged)
-
-
-class Scheduler:
-    """Starts issued tasks (see the module docstring)."""
-
-    def __init__(self, mode: str = "program-order", seed: int | None = None):
-        if mode not in SCHEDULES:
-            raise ValueError(f"unknown schedule {mode!r} (expected one of {', '.join(SCHEDULES)})")
-        self.mode = mode
-        self.rng = random.Random(seed)
-        self.pending: list[Task] = []
-        #: started tasks that run step by step and have not ended (`_step`)
-        self.running: list[Task] = []
-        #: when a list: every task run is appended to it, in order (--verbose)
-        self.order: list[Task] | None = None
-
-    def _execute(self, task: Task) -> None:
-        run = task.run
-        task.run = None
-        if self.order is not None:
-            self.order.append(task)
-        if run is not None:
-            steps = run()
-            if steps is not None and self._step(task, steps):
-                return
-        task.done = True
-        task.deps = ()  # a long chain of tasks need not stay alive
-
-    def _step(self, task: Task, steps: Any) -> bool:
-        """Run a task that runs step by step (a kernel that spins) until its
-        next step; whether it is still running."""
-        try:
-            next(steps)
-        except StopIteration:
-            if task in self.running:
-                self.running.remove(task)
-            return False
-        if task not in self.running:
-            task.steps = steps
-            self.running.append(task)
-        return True
-
-    def _resume(self) -> None:
-        """One step of each running task; those that end are done."""
-        for task in list(self.running):
-            if not self._step(task, task.steps):
-                task.steps = None
-                task.done = True
-                task.deps = ()
-
-    def _ready(self) -> list[Task]:
-        return [t for t in self.pending if all(d.done for d in t.deps)]
-
-    def _run_one(self, ready: list[Task]) -> None:
-        task = self.rng.choice(ready)
-        self.pending.remove(task)
-        self._execute(task)
-
-    def issue(self, task: Task) -> None:
-        if self.mode == "program-order":
-            self.complete(task.deps)
-            self._execute(task)
-            return
-        self.pending.append(task)
-        while self.pending and self.rng.random() < 0.5:
-            ready = self._ready()
-            if not ready:
-                break
-            self._run_one(ready)
-
-    def complete(self, tasks: Sequence[Task]) -> None:
-        """Run tasks (ready ones, in random order) until `tasks` are complete:
-        tasks that can start first, else a step of each running one."""
-        while not all(t.done for t in tasks):
-            ready = self._ready()
-            if not ready and self.running:
-                self._resume()
-                continue
-            if not ready:  # pragma: no cover - dependencies are always issued first
-                raise RuntimeFailure("internal error: a task waits for work never issued")
-            if self.mode == "program-order":
-                task = ready[0]
-                self.pending.remove(task)
-                self._execute(task)
-            else:
-                self._run_one(ready)
-
-    def drain(self) -> None:
-        self.complete(list(self.pending) + list(self.running))
+__all__ = ["SCHEDULES", "Scheduler", "SimRuntime", "SimTokens", "Task", "union"]
 
 
 class SimTokens:
@@ -214,11 +77,15 @@ class SimTokens:
         if not token:
             return
         self.rt.scheduler.complete(token)
+        if self.rt.trace is not None:
+            self.rt.trace.waited(what, token)
         if self.rt.races is not None:
             self.rt.races.host_observes(token)
 
     def wait_all(self, what: str = "gpu.wait") -> None:
         self.rt.scheduler.drain()
+        if self.rt.trace is not None:
+            self.rt.trace.waited(what, None)
         if self.rt.races is not None:
             self.rt.races.host_observes_all()
 
@@ -240,6 +107,7 @@ class SimRuntime:
         record_order: bool = False,
         timeout: float | None = None,
         reduction: str = "fold",
+        trace: Any = None,
     ):
         import sys
 
@@ -252,11 +120,16 @@ class SimRuntime:
         self.reduction = reduction
         self.tokens = SimTokens(self)
         self.tracer = None
+        #: `sim_trace.SimTrace` (--trace) or None
+        self.trace = trace
+        self.scheduler.trace = trace
         self.dctx = _Description()
         self.out = out if out is not None else sys.stdout
         self.n_tasks = 0
         self.work_items = 0
         self.launches = 0
+        #: the `Launch` being simulated (its blocks done count for progress)
+        self.current_launch: Any = None
         #: seconds one launch may run (None: no limit)
         self.timeout = timeout
 
@@ -279,6 +152,8 @@ class SimRuntime:
     def new_task(self, deps: tuple, label: str, op: Operation | None) -> Task:
         task = Task(self.n_tasks, deps, label, op)
         self.n_tasks += 1
+        if self.trace is not None:
+            self.trace.issued(task)
         return task
 
     def submit(self, task: Task, is_async: bool) -> tuple:
@@ -294,6 +169,10 @@ class SimRuntime:
             self.scheduler.pending.remove(task)
         if not task.done:
             self.scheduler._execute(task)
+        if not task.done:  # a kernel that spins: the host waits for its end
+            self.scheduler.complete((task,))
+        if self.trace is not None:
+            self.trace.waited_for(task)
         if self.races is not None:
             self.races.host_observes((task,))
         return ()
@@ -419,6 +298,9 @@ class SimRuntime:
             if len(spos):
                 ddata[dpos] = sdata[spos].view(ddata.dtype)
                 _mark_written(dst, dpos)
+            if self.trace is not None:
+                way = "".join("D" if m.storage.buf is not None else "H" for m in (src, dst))
+                self.trace.detail(task, f"memcpy {way[0]}2{way[1]}", elements=len(spos))
 
         task.run = run
         return self.submit(task, is_async)
@@ -435,6 +317,8 @@ class SimRuntime:
             if len(dpos):
                 ddata[dpos] = value
                 _mark_written(dst, dpos)
+            if self.trace is not None:
+                self.trace.detail(task, "memset", elements=len(dpos))
 
         task.run = run
         return self.submit(task, is_async)
@@ -628,9 +512,15 @@ def make_launcher(
             )
             if cls is Launch and name in prog.spinning:
                 return _stepped(sim)
-            sim.run()
+            gpu.current_launch = sim
+            try:
+                sim.run()
+            finally:
+                gpu.current_launch = None
             gpu.work_items += sim.work_items
             gpu.launches += 1
+            if gpu.trace is not None:
+                gpu.trace.cost(task, sim.work_items)
             return None
 
         def _stepped(sim: Any):
@@ -639,6 +529,8 @@ def make_launcher(
             yield from sim.steps()
             gpu.work_items += sim.work_items
             gpu.launches += 1
+            if gpu.trace is not None:
+                gpu.trace.cost(task, sim.work_items)
 
         task.run = run
         return gpu.submit(task, is_async)

@@ -26,7 +26,8 @@ waits for the device.
   the run) waits through `Watch.wait` / `Watch.finish`, then calls
   `Watch.check`, which raises the recorded failure.
 - With a timeout (`xgpu-run --timeout SECONDS`, `xgpu.run(timeout=...)`) the
-  waits poll the events instead of blocking, and a wait that lasts longer
+  waits poll the events instead of blocking (xgpu-run's always do, so that
+  Ctrl-C interrupts them: `interruptible`), and a wait that lasts longer
   than the timeout raises a `Timeout` naming the launch the device is running
   (or the oldest one not complete). OpenCL cannot stop a kernel: the device
   stays busy, so the device's context is marked hung (`DeviceContext.hung`)
@@ -74,10 +75,20 @@ class Timeout(OpFailure):
 class Watch:
     """The launches, record and deadline of one run (see the module docstring)."""
 
-    def __init__(self, dctx: Any, queue: cl.CommandQueue, checked: bool, timeout: float | None):
+    def __init__(
+        self,
+        dctx: Any,
+        queue: cl.CommandQueue,
+        checked: bool,
+        timeout: float | None,
+        interruptible: bool = False,
+    ):
         self.dctx = dctx
         self.queue = queue
         self.timeout = timeout if timeout else None
+        #: waits poll the events (a deadline, or a Ctrl-C, can then end them;
+        #: a wait in the OpenCL driver ends only when the device's work does)
+        self.polls = self.timeout is not None or interruptible
         #: launch id -> (site, operands) of the launches that may still fail
         self.launches: dict[int, tuple[LaunchSite, tuple]] = {}
         #: [launch id, event] of the launches not seen complete, oldest first
@@ -129,11 +140,11 @@ class Watch:
 
     def wait(self, events: list) -> None:
         """Block until `events` are complete (with the deadline, if any)."""
-        if self.timeout is None:
+        if not self.polls:
             cl.wait_for_events(events)
             return
         self.queue.flush()
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + self.timeout if self.timeout is not None else None
         delay = 0.0
         for event in events:
             while True:
@@ -143,20 +154,26 @@ class Watch:
                 if status < 0:  # the command failed: let pyopencl say how
                     event.wait()
                     break
-                if time.monotonic() > deadline:
+                if deadline is not None and time.monotonic() > deadline:
                     raise self._timeout()
                 time.sleep(delay)
                 delay = min(max(delay * 2, 2e-5), 2e-3)
 
     def finish(self) -> None:
         """All the work of the queue (the end of a run, `gpu.wait` alone)."""
-        if self.timeout is None:
+        if not self.polls:
             self.queue.finish()
         else:
             self.wait([cl.enqueue_marker(self.queue)])
         self.check(all_done=True)
 
-    def _timeout(self) -> Timeout:
+    def running_site(self) -> LaunchSite | None:
+        """The site of the launch the device runs (or the oldest one not
+        complete), None when none is listed."""
+        pending = self._running_ids()
+        return self.launches[pending[0]][0] if pending else None
+
+    def _running_ids(self) -> list[int]:
         # The launch the device runs: an entry whose event is running, else a
         # chain whose first launch has started (running or complete) while
         # its last has not completed, else the oldest entry not complete.
@@ -172,7 +189,10 @@ class Watch:
                     started.append(lid)
                 else:
                     pending.append(lid)
-        pending = running + started + pending
+        return [lid for lid in running + started + pending if lid in self.launches]
+
+    def _timeout(self) -> Timeout:
+        pending = self._running_ids()
         assert self.timeout is not None
         if pending:
             site = self.launches[pending[0]][0]
@@ -212,7 +232,7 @@ class Watch:
             return
         if not all_done:
             # The kernel that claimed the record may still be writing it.
-            if self.timeout is None:
+            if not self.polls:
                 self.queue.finish()
             else:
                 self.wait([cl.enqueue_marker(self.queue)])

@@ -18,6 +18,12 @@ kernels without the checks); a blocking point that waits more than
 with an error at the kernel's launch: the process exits at once (status 1),
 since OpenCL cannot stop a running kernel. See `xgpu.runtime.api` for what programs may
 contain, and README.md ("Running programs") for the conventions.
+
+`--trace FILE.json` writes a Chrome/Perfetto trace, on both backends
+(`xgpu.runtime.trace`, `xgpu.runtime.sim_trace`). On a terminal, a run that
+lasts more than 2 s shows a progress line on stderr (`xgpu.runtime.progress`;
+`--quiet` turns it off). Ctrl-C ends the run with status 130 and one line
+naming the op that was running (`xgpu.runtime.interrupt`).
 """
 
 from __future__ import annotations
@@ -53,6 +59,12 @@ def _arg_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--trace", metavar="FILE.json", help="write a Chrome/Perfetto trace")
     parser.add_argument("--verbose", "-v", action="store_true", help="say which device runs")
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress line (shown on a terminal once a run lasts 2 s)",
+    )
     parser.add_argument(
         "--in-order",
         action="store_true",
@@ -163,8 +175,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         ):
             if value:
                 parser.error(f"{flag} needs --backend sim")
-    elif args.trace is not None:
-        parser.error("--trace records OpenCL commands: it needs --backend opencl")
     elif args.seed is not None and args.schedule != "random":
         parser.error("--seed needs --schedule random")
     if args.subgroup_size is not None and args.subgroup_size < 1:
@@ -173,7 +183,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--timeout must be a number of seconds (0: no limit)")
     if args.unchecked and args.backend == "sim":
         parser.error("--unchecked needs --backend opencl (the simulator checks every access)")
-    sys.exit(run_file(args))
+    try:
+        status = run_file(args)
+    except KeyboardInterrupt:  # before or after the run (printing the results)
+        print("xgpu-run: interrupted", file=sys.stderr)
+        status = 130
+    sys.exit(status)
 
 
 def run_file(args: argparse.Namespace) -> int:
@@ -206,6 +221,8 @@ def run_file(args: argparse.Namespace) -> int:
             timeout=getattr(args, "timeout", DEFAULT_TIMEOUT) or None,
             reduction=getattr(args, "reduction", None),
             register_host_memory=getattr(args, "register_host_memory", False),
+            progress=not getattr(args, "quiet", False),
+            interruptible=True,
         )
         runner = Runner(module, sources, options)
         func = runner.program.func_ops.get(args.entry)
@@ -233,8 +250,16 @@ def run_file(args: argparse.Namespace) -> int:
             sys.stderr.flush()
             os._exit(1)
         return 1
-    except KeyboardInterrupt:
-        return 1
+    except KeyboardInterrupt as err:
+        # Ctrl-C: what was running (`xgpu.runtime.interrupt`), no traceback.
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        running = getattr(err, "xgpu_running", None)
+        where = f" while running {running}" if running else ""
+        print(f"xgpu-run: interrupted{where}", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (`xgpu-run F | head`): stop quietly.
         import os

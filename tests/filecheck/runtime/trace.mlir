@@ -1,5 +1,6 @@
 // --trace writes a Chrome/Perfetto trace: one slice per device command (kernels
-// by symbol, copies, fills) from OpenCL profiling, host waits, the device.
+// by symbol, copies, fills) from OpenCL profiling; host loops, calls and
+// waits, each named by its op and line; the device.
 // RUN: xgpu-run %s --trace %t.json | filecheck %s
 // RUN: filecheck %s --check-prefix=TRACE --input-file %t.json
 module attributes {gpu.container_module} {
@@ -18,6 +19,10 @@ module attributes {gpu.container_module} {
     %c8 = arith.constant 8 : index
     %three = arith.constant 3.0 : f32
     %h = memref.alloc() : memref<8xf32>
+    %c0 = arith.constant 0 : index
+    scf.for %i = %c0 to %c8 step %c1 {
+      memref.store %three, %h[%i] : memref<8xf32>
+    }
     %t0 = gpu.wait async
     %d, %t1 = gpu.alloc async [%t0] () : memref<8xf32>
     %t2 = gpu.memset async [%t1] %d, %three : memref<8xf32>, f32
@@ -34,7 +39,11 @@ module attributes {gpu.container_module} {
 // TRACE-DAG: "name": "memset",
 // TRACE-DAG: "name": "@m::@twice",
 // TRACE-DAG: "name": "memcpy D2H",
-// TRACE-DAG: "name": "gpu.wait",
+// TRACE-DAG: "name": "gpu.wait (line 31)",
+// TRACE-DAG: "name": "scf.for (line 23)",
+// TRACE-DAG: "cat": "host loop",
+// TRACE-DAG: "name": "func.call @printMemrefF32 (line 33)",
+// TRACE-DAG: "name": "@main",
 // TRACE-DAG: "cat": "host wait",
 // TRACE-DAG: "name": "device lane 0"
 // TRACE: "otherData": {
