@@ -188,3 +188,37 @@ def scalar_of_dtype(dtype: np.dtype) -> Scalar:
 
 def constant(value: float, f: Fragment) -> np.ndarray:
     return np.full((f.rows, f.cols), value, dtype=f.dtype)
+
+
+def memory_error(op_name: str, memory: Attribute, matrix: Attribute) -> str | None:
+    """Why a load/store between memory of element type `memory` and a matrix
+    type `matrix` is not supported (None: it is)."""
+    if memory != matrix.get_element_type():  # type: ignore[attr-defined]
+        return (
+            f"'{op_name}' op between memory of {memory} and a matrix of "
+            f"{matrix.get_element_type()} is not supported"  # type: ignore[attr-defined]
+        )
+    return None
+
+
+def _verb(op_name: str) -> str:
+    return "loads from" if op_name == LOAD else "stores to"
+
+
+def indices_message(op_name: str, indices: Sequence[int], sizes: Sequence[int], d: int) -> str:
+    return (
+        f"{op_name} {_verb(op_name)} indices {list(indices)}, outside the memref's sizes "
+        f"{list(sizes)} (dimension {d})"
+    )
+
+
+def window_message(op: Any, bad: int, extent: int, indices: Sequence[int]) -> str:
+    """A window that leaves the memory: `bad`, the first position outside."""
+    t = op.res.type if op.name == LOAD else op.src.type
+    rows, cols = t.get_shape()
+    transposed = ", transposed" if is_transposed(op) else ""
+    return (
+        f"{op.name} {_verb(op.name)} element {bad} of memory of {extent} elements (the "
+        f"{rows}x{cols} window at indices {list(indices)} with leadDimension "
+        f"{lead_dimension(op)}{transposed})"
+    )

@@ -8,11 +8,13 @@ reached the same op and reports a divergence otherwise (as for
 `gpu.subgroup_reduce`). The lanes must give the same operands (memref,
 indices, matrices, constant); a difference is an error at the op.
 
-Memory: each lane of a load reads the whole window before the collective
-(bounds, never-written elements and, under `--detect-races`, a read of
-each element by that lane); after a store's collective, lane `l` of a
-subgroup of `n` lanes writes the elements whose row-major index in the
-fragment is `l` modulo `n`.
+Memory: the window is shared out as hardware shares a fragment: lane `l`
+of a subgroup of `n` lanes reads (before a load's collective) or writes
+(after a store's) the elements whose row-major index in the matrix is `l`
+modulo `n`, with the bounds and never-written checks, and under
+`--detect-races` the accesses, of that lane. (So loading C and storing
+A x B + C in place involves no two lanes on one element; the OpenCL
+lowering orders its reads and writes with barriers instead.)
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
 from xgpu.runtime.compile_host import HostCompileError
-from xgpu.runtime.memref import MemRef, RuntimeFailure, numpy_dtype
+from xgpu.runtime.memref import MemRef, RuntimeFailure
 from xgpu.semantics import SemanticsError
 from xgpu.semantics import mma as msem
 
@@ -42,12 +44,9 @@ def _fragment(op: Operation, t: Any) -> msem.Fragment:
 
 def _memory_fragment(op: Operation, mtype: MemRefType, t: Any) -> msem.Fragment:
     f = _fragment(op, t)
-    if numpy_dtype(mtype.element_type) != f.dtype:
-        raise HostCompileError(
-            op,
-            f"'{op.name}' op between memory of {mtype.element_type} and a matrix of "
-            f"{t.get_element_type()} is not supported",
-        )
+    error = msem.memory_error(op.name, mtype.element_type, t)
+    if error is not None:
+        raise HostCompileError(op, error)
     return f
 
 
@@ -60,29 +59,21 @@ class _Window:
         self.lead = msem.lead_dimension(op)
         self.transpose = msem.is_transposed(op)
         self.kacc = kacc
-        self.verb = "loads from" if op.name == msem.LOAD else "stores to"
 
     def positions(self, m: MemRef, indices: Sequence[int]) -> np.ndarray:
         for d, (i, n) in enumerate(zip(indices, m.sizes)):
             if not 0 <= i < n:
-                raise RuntimeFailure(
-                    f"{self.op.name} {self.verb} indices {list(indices)}, outside the "
-                    f"memref's sizes {list(m.sizes)} (dimension {d})"
-                )
+                raise RuntimeFailure(msem.indices_message(self.op.name, indices, m.sizes, d))
         base = m.offset + sum(i * s for i, s in zip(indices, m.strides))
         pos = msem.positions(base, self.f, self.lead, self.transpose)
         st = m.storage
         if st.released:
-            raise RuntimeFailure(f"{self.op.name} {self.verb} freed memory")
+            raise RuntimeFailure(f"{self.op.name} uses freed memory")
         extent = st.nbytes // m.dtype.itemsize
         lo, hi = int(pos.min()), int(pos.max())
         if lo < 0 or hi >= extent:
             bad = lo if lo < 0 else hi
-            raise RuntimeFailure(
-                f"{self.op.name} {self.verb} element {bad} of memory of {extent} elements "
-                f"(the {self.f.rows}x{self.f.cols} window at indices {list(indices)} with "
-                f"leadDimension {self.lead}{', transposed' if self.transpose else ''})"
-            )
+            raise RuntimeFailure(msem.window_message(self.op, bad, extent, indices))
         return pos
 
     @staticmethod
@@ -94,20 +85,22 @@ class _Window:
 
 
 class Load(_Window):
-    """A lane's read of the window: (where, values) for the collective."""
+    """A lane's read of its part of the window: (where, lane, lanes, values)
+    for the collective, which puts the parts together."""
 
     def __call__(self, w: Any, m: MemRef, indices: tuple) -> tuple:
         pos = self.positions(m, indices)
         data, init = self.data(m)
-        flat = pos.reshape(-1)
+        flat = pos.reshape(-1)[w.lane :: w.sgn].tolist()
         shadow = m.storage.shadow
         if self.kacc is not None and shadow is not None:
-            for p in flat.tolist():
+            for p in flat:
                 self.kacc(shadow, p, False, w, self.op)
-        for p in flat.tolist():
+        for p in flat:
             if not init[p]:
                 raise RuntimeFailure(f"{self.op.name} reads never-written element {p} of memory")
-        return (m.storage, int(flat[0])), data[pos].astype(self.f.dtype)
+        values = data[np.asarray(flat, dtype=np.int64)].astype(self.f.dtype)
+        return (m.storage, int(pos[0, 0])), w.lane, w.sgn, values, self.f
 
 
 class Store(_Window):
@@ -146,9 +139,12 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _gather_load(payloads: list) -> list:
-    where = _uniform(msem.LOAD, [p[0] for p in payloads], "memory or indices")
-    del where
-    value = payloads[0][1]
+    _uniform(msem.LOAD, [p[0] for p in payloads], "memory or indices")
+    f = payloads[0][4]
+    value = np.zeros(f.size, dtype=f.dtype)
+    for _, lane, lanes, part, _ in payloads:
+        value[lane::lanes] = part
+    value = value.reshape(f.rows, f.cols)
     value.flags.writeable = False
     return [value] * len(payloads)
 
