@@ -246,3 +246,65 @@ def test_f16_rounding_helper_is_exact_on_the_device() -> None:
     with np.errstate(over="ignore"):
         want = x.astype(np.float16).astype(np.float32)
     np.testing.assert_array_equal(y.view(np.uint32), want.view(np.uint32))
+
+
+BAD = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @mma(%out: memref<16x32xf32>, %i: index, %k: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %t = gpu.thread_id x
+      %u = arith.remui %t, %c2 : index
+      %j = arith.muli %u, %k : index
+      %m = gpu.subgroup_mma_load_matrix %out[%i, %j] {leadDimension = 32 : index} : memref<16x32xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
+      gpu.subgroup_mma_store_matrix %m, %out[%c0, %c0] {leadDimension = 32 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x32xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%out: memref<16x32xf32>, %i: index, %k: index) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %d = gpu.alloc () : memref<16x32xf32>
+    gpu.memcpy %d, %out : memref<16x32xf32>, memref<16x32xf32>
+    gpu.launch_func @k::@mma blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%d : memref<16x32xf32>, %i : index, %k : index)
+    gpu.memcpy %out, %d : memref<16x32xf32>, memref<16x32xf32>
+    return
+  }
+}
+"""
+
+
+def _bad(i: int, k: int, backend: str) -> np.ndarray:
+    out = np.arange(512, dtype=np.float32).reshape(16, 32)
+    xgpu.run(BAD, entry="main", args=[out, i, k], backend=backend)
+    return out
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_window_outside_the_memory_is_an_error_at_the_op(backend: str) -> None:
+    """The window at row 1 of a 16x32 memref with leadDimension 32: its
+    element (15, 0) is at 1 * 32 + 15 * 32 = 512, the first position past
+    the 512 elements in row-major order."""
+    with pytest.raises(RunError) as info:
+        _bad(1, 0, backend)
+    assert (
+        "<input>:10:12: error: gpu.subgroup_mma_load_matrix loads from element 512 of memory "
+        "of 512 elements (the 16x16 window at indices [1, 0] with leadDimension 32)"
+    ) in str(info.value)
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_in_place_load_and_store_of_a_window(backend: str) -> None:
+    """Every lane loads [0, 0] and stores it back: memory unchanged."""
+    np.testing.assert_array_equal(_bad(0, 0, backend), np.arange(512).reshape(16, 32))
+
+
+def test_lanes_giving_other_indices_is_an_error_on_the_simulator() -> None:
+    """Odd lanes load at [0, 1], even ones at [0, 0]."""
+    with pytest.raises(RunError) as info:
+        _bad(0, 1, "sim")
+    assert (
+        "gpu.subgroup_mma_load_matrix: lane 1 of the subgroup gives other memory or indices "
+        "than lane 0"
+    ) in str(info.value)

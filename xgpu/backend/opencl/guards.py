@@ -224,6 +224,10 @@ def _below(i: Ix, n: Ix | None, known: Range = (None, None)) -> str | None:
     return f"{_ulong(i)} < {_ulong(n)}"
 
 
+#: `_below` for the other emitters (`mma`)
+below = _below
+
+
 def _upos(d: Desc, indices: Sequence[Ix]) -> int | str:
     """The element position `offset + sum(i * stride)` as a `ulong` C
     expression (wrapping, never undefined), or an int when static."""

@@ -78,13 +78,14 @@ def _index_checks(fe: FunctionEmitter, op: Operation, d: Desc, indices: list[Ix]
     if not fe.checked:
         return None
     conds = []
-    for k, (i, n) in enumerate(zip(indices, d.sizes)):
-        if n is None:
+    for k, (i, n, v) in enumerate(zip(indices, d.sizes, op.indices)):
+        cond = guards.below(i, n, fe.ranges.of(v))  # None: statically inside
+        if cond is None:
             continue
-        cond = f"(ulong){paren(ix_text(i))} < (ulong){paren(ix_text(n))}"
         values = ["0", str(k), "0", *map(ix_text, indices)]
         values += [ix_text(s) if s is not None else "(-1)" for s in d.sizes]
-        fe.line(f"if (!({cond})) {guards.mma_fault(fe, op, d, values)};", op)
+        fault = guards.mma_fault(fe, op, d, values)
+        fe.line(f"{fault};" if cond == "0" else f"if (!({cond})) {fault};", op)
         conds.append(cond)
     return " && ".join(conds) if conds else None
 
@@ -95,16 +96,36 @@ def _position(base: str, r: str, c: str, lead: int, transpose: bool) -> str:
     return f"(ulong)({base} + (long){r} * {lead}L + {c})"
 
 
-def _window_access(
-    fe: FunctionEmitter, op: Operation, d: Desc, p: str, indices: list[Ix]
-) -> tuple[str | None, str]:
-    """(the condition that position `p` is inside the memory, its fault)."""
-    if not fe.checked or d.extent is None:
-        return None, ""
+def _window_check(
+    fe: FunctionEmitter,
+    op: Operation,
+    d: Desc,
+    f: msem.Fragment,
+    base: str,
+    indices: list[Ix],
+) -> str | None:
+    """Check the indices, then every position of the window in row-major
+    order (the first one outside the memory is the fault, as on the
+    simulator); returns the name of the `int` that says all passed (None:
+    unchecked)."""
+    if not fe.checked:
+        return None
+    ok = fe.fresh_name("ok")
+    fe.declare_local("int", ok, _index_checks(fe, op, d, indices) or "1", op)
+    if d.extent is None:
+        return ok
+    lead, transpose = msem.lead_dimension(op), msem.is_transposed(op)
+    e, p = fe.fresh_name("e"), fe.fresh_name("pos")
     extent = ix_text(d.extent)
+    r, c = f"({e} / {f.cols})", f"({e} % {f.cols})"
     values = ["1", f"(long){p}", extent, *map(ix_text, indices)]
     values += [ix_text(s) if s is not None else "(-1)" for s in d.sizes]
-    return f"{p} < (ulong){paren(extent)}", guards.mma_fault(fe, op, d, values)
+    fe.open(f"for (int {e} = 0; {ok} && {e} < {f.size}; {e}++) {{", op)
+    fe.line(f"ulong {p} = {_position(base, r, c, lead, transpose)};", op)
+    fault = guards.mma_fault(fe, op, d, values)
+    fe.line(f"if (!({p} < (ulong){paren(extent)})) {{ {fault}; {ok} = 0; }}", op)
+    fe.close("}", op)
+    return ok
 
 
 def _memory(fe: FunctionEmitter, op: Operation, memref: SSAValue, matrix: SSAValue) -> Desc:
@@ -120,22 +141,13 @@ def emit_load(fe: FunctionEmitter, op: Operation) -> None:
     indices = [fe.index_operand(i) for i in op.indices]
     lead, transpose = msem.lead_dimension(op), msem.is_transposed(op)
     base = _base(fe, d, indices)
-    ok = _index_checks(fe, op, d, indices)
-    r, c, p = fe.fresh_name("r"), fe.fresh_name("c"), fe.fresh_name("pos")
-    fe.open(f"for (int {r} = 0; {r} < {f.rows}; {r}++) {{", op)
-    fe.open(f"for (int {c} = 0; {c} < {f.cols}; {c}++) {{", op)
+    ok = _window_check(fe, op, d, f, base, indices)
+    e, p = fe.fresh_name("e"), fe.fresh_name("pos")
+    r, c = f"({e} / {f.cols})", f"({e} % {f.cols})"
+    fe.open(f"for (int {e} = 0; {e} < {f.size}; {e}++) {{", op)
     fe.line(f"ulong {p} = {_position(base, r, c, lead, transpose)};", op)
-    element = f"{name}[{r} * {f.cols} + {c}]"
-    inside, fault = _window_access(fe, op, d, p, indices)
     value = guards.read(fe, d, f"{d.ptr}[{p}]")
-    if inside is None:
-        fe.line(f"{element} = {value};", op)
-    else:
-        fe.line(f"{element} = 0;", op)
-        cond = f"{ok} && {inside}" if ok else inside
-        fe.line(f"if ({cond}) {element} = {value};", op)
-        fe.line(f"else if ({ok or '1'}) {fault};", op)
-    fe.close("}", op)
+    fe.line(f"{name}[{e}] = {f'{ok} ? {value} : 0' if ok else value};", op)
     fe.close("}", op)
 
 
@@ -148,7 +160,7 @@ def emit_store(fe: FunctionEmitter, op: Operation) -> None:
     indices = [fe.index_operand(i) for i in op.indices]
     lead, transpose = msem.lead_dimension(op), msem.is_transposed(op)
     base = _base(fe, d, indices)
-    ok = _index_checks(fe, op, d, indices)
+    ok = _window_check(fe, op, d, f, base, indices)
     if fe.subgroups.mode == "khr":
         fe.require_extension("cl_khr_subgroups")
     lane = fe.subgroups.query("gpu.lane_id", fe.is_kernel)
@@ -158,14 +170,8 @@ def emit_store(fe: FunctionEmitter, op: Operation) -> None:
     fe.open(f"for (long {e} = {lane}; {e} < {f.size}L; {e} += {count}) {{", op)
     r, c = f"({e} / {f.cols})", f"({e} % {f.cols})"
     fe.line(f"ulong {p} = {_position(base, r, c, lead, transpose)};", op)
-    inside, fault = _window_access(fe, op, d, p, indices)
     write = guards.write(fe, d, f"{d.ptr}[{p}]", f"{src}[{e}]")
-    if inside is None:
-        fe.line(write, op)
-    else:
-        cond = f"{ok} && {inside}" if ok else inside
-        fe.line(f"if ({cond}) {write}", op)
-        fe.line(f"else if ({ok or '1'}) {fault};", op)
+    fe.line(f"if ({ok}) {write}" if ok else write, op)
     fe.close("}", op)
     _barrier(fe, op)
 

@@ -70,10 +70,10 @@ class _Window:
         if st.released:
             raise RuntimeFailure(f"{self.op.name} uses freed memory")
         extent = st.nbytes // m.dtype.itemsize
-        lo, hi = int(pos.min()), int(pos.max())
-        if lo < 0 or hi >= extent:
-            bad = lo if lo < 0 else hi
-            raise RuntimeFailure(msem.window_message(self.op, bad, extent, indices))
+        flat = pos.reshape(-1)
+        outside = flat[(flat < 0) | (flat >= extent)]
+        if outside.size:  # the first in row-major order, as on OpenCL
+            raise RuntimeFailure(msem.window_message(self.op, int(outside[0]), extent, indices))
         return pos
 
     @staticmethod
