@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from xgpu.backend.opencl import flat, guards, half
+from xgpu.backend.opencl import flat, guards, half, mma
 from xgpu.backend.opencl import memref as mr
 from xgpu.backend.opencl import reductions as red
 from xgpu.backend.opencl.errors import EmitError
@@ -444,6 +444,8 @@ class FunctionEmitter:
         """Declare the local of `value` (assigned later)."""
         if isinstance(value.type, MemRefType):
             self.fail(op, "memref results of control flow are not supported")
+        if mma.is_matrix(value.type):
+            return mma.declare(self, value, op, init)
         s = self.scalar_of(value, op)
         name = self.fresh_name("v", value.name_hint)
         self.declare_local(s.c, name, init, op)
@@ -457,20 +459,32 @@ class FunctionEmitter:
             if isinstance(v.type, MemRefType):
                 self.fail(op, "memref values cannot flow through block arguments or results")
             texts.append(self.expr(v))
+        kinds = {t: v.type for t, v in zip(targets, values)}
         pairs = [(t, x) for t, x in zip(targets, texts) if t != x]
         if not pairs:
             return
         if len(pairs) == 1 or not (set(targets) & set(texts)):
             for t, x in pairs:
-                self.line(f"{t} = {x};", op)
+                self._copy(t, x, kinds[t], op)
             return
-        types = {t: self.scalar_of(v, op).c for t, v in zip(targets, values)}
         self.open("{", op)
         for i, (t, x) in enumerate(pairs):
-            self.line(f"{types[t]} xg_t{i} = {x};", op)
+            if mma.is_matrix(kinds[t]):
+                mma.declare_copy(self, f"xg_t{i}", x, kinds[t], op)
+            else:
+                self.line(f"{self.scalar_of_type(kinds[t], op).c} xg_t{i} = {x};", op)
         for i, (t, _) in enumerate(pairs):
-            self.line(f"{t} = xg_t{i};", op)
+            self._copy(t, f"xg_t{i}", kinds[t], op)
         self.close("}", op)
+
+    def _copy(self, target: str, source: str, t, op: Operation) -> None:
+        if mma.is_matrix(t):
+            mma.copy(self, target, source, t, op)
+        else:
+            self.line(f"{target} = {source};", op)
+
+    def scalar_of_type(self, t, op: Operation) -> Scalar:
+        return c_scalar_or_fail(self, t, op)
 
     # --------------------------------------------------------------- scopes
     def nested(self, header: str, op: Operation | None, body: Callable[[], None], end="}") -> None:

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from xgpu.backend.opencl import guards, half
 from xgpu.backend.opencl.memref import Desc, Ix, ix_add, ix_mul, ix_text
+from xgpu.dialects.gpu.mma import MMAMatrixType
 from xgpu.semantics import SemanticsError, paren
 from xgpu.semantics import mma as msem
 
@@ -61,6 +62,31 @@ def _new_matrix(fe: FunctionEmitter, op: Operation, value: SSAValue) -> tuple[st
     fe.declare_local(_ctype(f), f"{name}[{f.size}]", None, op)
     fe.values[value] = name
     return name, f
+
+
+def is_matrix(t: Attribute) -> bool:
+    return isinstance(t, MMAMatrixType)
+
+
+def declare(fe: FunctionEmitter, value: SSAValue, op: Operation, init: str | None) -> str:
+    """The array of an MMA value that control flow assigns (scf.if results,
+    scf.for iteration values), a copy of `init` where given."""
+    name, f = _new_matrix(fe, op, value)
+    if init is not None:
+        copy(fe, name, init, value.type, op)
+    return name
+
+
+def declare_copy(fe: FunctionEmitter, name: str, source: str, t: Attribute, op: Operation) -> None:
+    f = msem.fragment(t)
+    fe.line(f"{_ctype(f)} {name}[{f.size}];", op)
+    copy(fe, name, source, t, op)
+
+
+def copy(fe: FunctionEmitter, target: str, source: str, t: Attribute, op: Operation) -> None:
+    f = msem.fragment(t)
+    e = fe.fresh_name("e")
+    fe.line(f"for (int {e} = 0; {e} < {f.size}; {e}++) {target}[{e}] = {source}[{e}];", op)
 
 
 def _base(fe: FunctionEmitter, d: Desc, indices: list[Ix]) -> str:
@@ -115,17 +141,32 @@ def _window_check(
     if d.extent is None:
         return ok
     lead, transpose = msem.lead_dimension(op), msem.is_transposed(op)
-    e, p = fe.fresh_name("e"), fe.fresh_name("pos")
+    p = fe.fresh_name("pos")
     extent = ix_text(d.extent)
-    r, c = f"({e} / {f.cols})", f"({e} % {f.cols})"
     values = ["1", f"(long){p}", extent, *map(ix_text, indices)]
     values += [ix_text(s) if s is not None else "(-1)" for s in d.sizes]
-    fe.open(f"for (int {e} = 0; {ok} && {e} < {f.size}; {e}++) {{", op)
+    r, c, _ = _open_elements(fe, op, f, ok)
     fe.line(f"ulong {p} = {_position(base, r, c, lead, transpose)};", op)
     fault = guards.mma_fault(fe, op, d, values)
     fe.line(f"if (!({p} < (ulong){paren(extent)})) {{ {fault}; {ok} = 0; }}", op)
     fe.close("}", op)
+    fe.close("}", op)
     return ok
+
+
+def _open_elements(
+    fe: FunctionEmitter, op: Operation, f: msem.Fragment, while_ok: str | None = None
+) -> tuple[str, str, str]:
+    """Open loops over the rows and columns of `f` (row-major; while `while_ok`
+    holds); returns the row, column and element index. No `/` and `%` of one
+    element index: LLVM would pair them through a `freeze`, which Oclgrind's
+    --uninitialized cannot run (see `reductions`)."""
+    r, c, e = fe.fresh_name("r"), fe.fresh_name("c"), fe.fresh_name("e")
+    also = f"{while_ok} && " if while_ok else ""
+    fe.open(f"for (int {r} = 0; {also}{r} < {f.rows}; {r}++) {{", op)
+    fe.open(f"for (int {c} = 0; {also}{c} < {f.cols}; {c}++) {{", op)
+    fe.line(f"int {e} = {r} * {f.cols} + {c};", op)
+    return r, c, e
 
 
 def _memory(fe: FunctionEmitter, op: Operation, memref: SSAValue, matrix: SSAValue) -> Desc:
@@ -142,12 +183,12 @@ def emit_load(fe: FunctionEmitter, op: Operation) -> None:
     lead, transpose = msem.lead_dimension(op), msem.is_transposed(op)
     base = _base(fe, d, indices)
     ok = _window_check(fe, op, d, f, base, indices)
-    e, p = fe.fresh_name("e"), fe.fresh_name("pos")
-    r, c = f"({e} / {f.cols})", f"({e} % {f.cols})"
-    fe.open(f"for (int {e} = 0; {e} < {f.size}; {e}++) {{", op)
+    p = fe.fresh_name("pos")
+    r, c, e = _open_elements(fe, op, f)
     fe.line(f"ulong {p} = {_position(base, r, c, lead, transpose)};", op)
     value = guards.read(fe, d, f"{d.ptr}[{p}]")
     fe.line(f"{name}[{e}] = {f'{ok} ? {value} : 0' if ok else value};", op)
+    fe.close("}", op)
     fe.close("}", op)
 
 
@@ -165,13 +206,15 @@ def emit_store(fe: FunctionEmitter, op: Operation) -> None:
         fe.require_extension("cl_khr_subgroups")
     lane = fe.subgroups.query("gpu.lane_id", fe.is_kernel)
     count = fe.subgroups.query("gpu.subgroup_size", fe.is_kernel)
-    e, p = fe.fresh_name("e"), fe.fresh_name("pos")
+    p = fe.fresh_name("pos")
     _barrier(fe, op)
-    fe.open(f"for (long {e} = {lane}; {e} < {f.size}L; {e} += {count}) {{", op)
-    r, c = f"({e} / {f.cols})", f"({e} % {f.cols})"
+    r, c, e = _open_elements(fe, op, f)
+    fe.open(f"if ((long){e} % {paren(count)} == {lane}) {{", op)
     fe.line(f"ulong {p} = {_position(base, r, c, lead, transpose)};", op)
     write = guards.write(fe, d, f"{d.ptr}[{p}]", f"{src}[{e}]")
     fe.line(f"if ({ok}) {write}" if ok else write, op)
+    fe.close("}", op)
+    fe.close("}", op)
     fe.close("}", op)
     _barrier(fe, op)
 
