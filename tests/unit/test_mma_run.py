@@ -308,3 +308,54 @@ def test_lanes_giving_other_indices_is_an_error_on_the_simulator() -> None:
         "gpu.subgroup_mma_load_matrix: lane 1 of the subgroup gives other memory or indices "
         "than lane 0"
     ) in str(info.value)
+
+
+K_LOOP = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @mma(%a: memref<16x48xf16>, %b: memref<48x16xf16>, %out: memref<16x16xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c48 = arith.constant 48 : index
+      %zero = arith.constant 0.0 : f32
+      %z = gpu.subgroup_mma_constant_matrix %zero : !gpu.mma_matrix<16x16xf32, "COp">
+      %acc = scf.for %k = %c0 to %c48 step %c16 iter_args(%c = %z) -> (!gpu.mma_matrix<16x16xf32, "COp">) {
+        %x = gpu.subgroup_mma_load_matrix %a[%c0, %k] {leadDimension = 48 : index} : memref<16x48xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+        %y = gpu.subgroup_mma_load_matrix %b[%k, %c0] {leadDimension = 16 : index} : memref<48x16xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
+        %d = gpu.subgroup_mma_compute %x, %y, %c : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+        scf.yield %d : !gpu.mma_matrix<16x16xf32, "COp">
+      }
+      gpu.subgroup_mma_store_matrix %acc, %out[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x16xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<16x48xf16>, %b: memref<48x16xf16>, %out: memref<16x16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %da = gpu.alloc () : memref<16x48xf16>
+    %db = gpu.alloc () : memref<48x16xf16>
+    %dout = gpu.alloc () : memref<16x16xf32>
+    gpu.memcpy %da, %a : memref<16x48xf16>, memref<16x48xf16>
+    gpu.memcpy %db, %b : memref<48x16xf16>, memref<48x16xf16>
+    gpu.launch_func @k::@mma blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%da : memref<16x48xf16>, %db : memref<48x16xf16>, %dout : memref<16x16xf32>)
+    gpu.memcpy %out, %dout : memref<16x16xf32>, memref<16x16xf32>
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_accumulator_carried_through_a_k_loop(backend: str) -> None:
+    """A 16x48 by 48x16 product in three 16-wide steps, the f32 accumulator
+    an scf.for iteration value; f16 inputs with fractions, so the f32 sums
+    round: numpy in the same order (k = 0, 1, ..., 47, each product exact)."""
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-4, 4, (16, 48)).astype(np.float16)
+    b = rng.uniform(-4, 4, (48, 16)).astype(np.float16)
+    out = np.zeros((16, 16), np.float32)
+    xgpu.run(K_LOOP, entry="main", args=[a, b, out], backend=backend)
+    want = np.zeros((16, 16), np.float32)
+    for k in range(48):
+        want = want + a[:, k, None].astype(np.float32) * b[None, k, :].astype(np.float32)
+    np.testing.assert_array_equal(out, want)
