@@ -359,3 +359,57 @@ def test_accumulator_carried_through_a_k_loop(backend: str) -> None:
     for k in range(48):
         want = want + a[:, k, None].astype(np.float32) * b[None, k, :].astype(np.float32)
     np.testing.assert_array_equal(out, want)
+
+
+ELEMENTWISE_MMA = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @mma(%x: memref<16x16xf16>, %out: memref<4x16x16xf32>, %s: f16) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %nan = arith.constant 0x7FC00000 : f32
+      %a = gpu.subgroup_mma_load_matrix %x[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "COp">
+      %k = gpu.subgroup_mma_constant_matrix %s : !gpu.mma_matrix<16x16xf16, "COp">
+      %q = gpu.subgroup_mma_elementwise divf %a, %k : (!gpu.mma_matrix<16x16xf16, "COp">, !gpu.mma_matrix<16x16xf16, "COp">) -> !gpu.mma_matrix<16x16xf16, "COp">
+      %n = gpu.subgroup_mma_elementwise negatef %q : (!gpu.mma_matrix<16x16xf16, "COp">) -> !gpu.mma_matrix<16x16xf16, "COp">
+      %w = gpu.subgroup_mma_elementwise extf %n : (!gpu.mma_matrix<16x16xf16, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+      %e = gpu.subgroup_mma_elementwise extf %a : (!gpu.mma_matrix<16x16xf16, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+      %m = gpu.subgroup_mma_elementwise maxf %w, %e : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+      %z = gpu.subgroup_mma_constant_matrix %nan : !gpu.mma_matrix<16x16xf32, "COp">
+      %p = gpu.subgroup_mma_elementwise minf %m, %z : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+      gpu.subgroup_mma_store_matrix %w, %out[%c0, %c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<4x16x16xf32>
+      gpu.subgroup_mma_store_matrix %e, %out[%c1, %c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<4x16x16xf32>
+      gpu.subgroup_mma_store_matrix %m, %out[%c2, %c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<4x16x16xf32>
+      gpu.subgroup_mma_store_matrix %p, %out[%c3, %c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<4x16x16xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<16x16xf16>, %out: memref<4x16x16xf32>, %s: f16) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %dx = gpu.alloc () : memref<16x16xf16>
+    %dout = gpu.alloc () : memref<4x16x16xf32>
+    gpu.memcpy %dx, %x : memref<16x16xf16>, memref<16x16xf16>
+    gpu.launch_func @k::@mma blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%dx : memref<16x16xf16>, %dout : memref<4x16x16xf32>, %s : f16)
+    gpu.memcpy %out, %dout : memref<4x16x16xf32>, memref<4x16x16xf32>
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_constant_and_elementwise_matrices(backend: str) -> None:
+    """divf and negatef in f16 (rounded as numpy's float16), extf, maxf and
+    minf as arith.maximumf/minimumf (NaN wins), a NaN constant matrix."""
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-100, 100, (16, 16)).astype(np.float16)
+    out = np.zeros((4, 16, 16), np.float32)
+    xgpu.run(ELEMENTWISE_MMA, entry="main", args=[x, out, 3.0], backend=backend)
+    w = (-(x / np.float16(3.0))).astype(np.float32)
+    np.testing.assert_array_equal(out[0], w)
+    np.testing.assert_array_equal(out[1], x.astype(np.float32))
+    np.testing.assert_array_equal(out[2], np.maximum(w, x.astype(np.float32)))
+    assert np.isnan(out[3]).all()

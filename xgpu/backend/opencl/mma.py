@@ -241,7 +241,9 @@ def emit_compute(fe: FunctionEmitter, op: Operation) -> None:
     n, kk = acc.cols, a.cols
 
     def product(at: str) -> str:
-        return f"{ma}[{i} * {kk} + {paren(at)}] * {mb}[{paren(at)} * {n} + {j}]"
+        # In the accumulator's type (an f32 product is exact in a double C).
+        cast = "(double)" if t == "double" else ""
+        return f"{cast}{ma}[{i} * {kk} + {paren(at)}] * {cast}{mb}[{paren(at)} * {n} + {j}]"
 
     fe.open(f"for (int {i} = 0; {i} < {acc.rows}; {i}++) {{", op)
     fe.open(f"for (int {j} = 0; {j} < {n}; {j}++) {{", op)
