@@ -413,3 +413,30 @@ def test_constant_and_elementwise_matrices(backend: str) -> None:
     np.testing.assert_array_equal(out[1], x.astype(np.float32))
     np.testing.assert_array_equal(out[2], np.maximum(w, x.astype(np.float32)))
     assert np.isnan(out[3]).all()
+
+
+@pytest.mark.parametrize("backend", _backends())
+@pytest.mark.parametrize("shape", ["0x16", "128x128"])
+def test_matrix_sizes_out_of_range_are_errors_at_the_op(backend: str, shape: str) -> None:
+    src = f"""
+module attributes {{gpu.container_module}} {{
+  gpu.module @k {{
+    gpu.func @mma() kernel {{
+      %one = arith.constant 1.0 : f32
+      %m = gpu.subgroup_mma_constant_matrix %one : !gpu.mma_matrix<{shape}xf32, "COp">
+      gpu.return
+    }}
+  }}
+  func.func @main() {{
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@mma blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }}
+}}
+"""
+    with pytest.raises(RunError) as info:
+        xgpu.run(src, entry="main", backend=backend)
+    assert (
+        f"<input>:6:12: error: 'gpu.subgroup_mma_constant_matrix' op MMA matrices of {shape} "
+        "elements are not supported (from 1 to 4096"
+    ) in str(info.value)

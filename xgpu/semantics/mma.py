@@ -87,6 +87,11 @@ ELEMENTWISE = {
 }
 
 
+#: the most elements of a matrix (a 64x64 one; hardware fragments are 16x16,
+#: 32x8 or 8x32)
+MAX_ELEMENTS = 4096
+
+
 @dataclass(frozen=True)
 class Fragment:
     """A `!gpu.mma_matrix` type as the backends see it."""
@@ -113,6 +118,11 @@ def fragment(t: Attribute) -> Fragment:
         raise SemanticsError(f"integer MMA matrices ({t}) are not supported")
     if len(shape) != 2:
         raise SemanticsError(f"MMA matrices of rank {len(shape)} are not supported")
+    if not 0 < shape[0] * shape[1] <= MAX_ELEMENTS:
+        raise SemanticsError(
+            f"MMA matrices of {shape[0]}x{shape[1]} elements are not supported "
+            f"(from 1 to {MAX_ELEMENTS}: the OpenCL backend keeps one in each lane's private memory)"
+        )
     return Fragment(shape[0], shape[1], elem, t.get_operand())  # type: ignore[attr-defined]
 
 
