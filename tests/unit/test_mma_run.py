@@ -440,3 +440,61 @@ module attributes {{gpu.container_module}} {{
         f"<input>:6:12: error: 'gpu.subgroup_mma_constant_matrix' op MMA matrices of {shape} "
         "elements are not supported (from 1 to 4096"
     ) in str(info.value)
+
+
+WORKGROUP_F16 = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%a: memref<8xf16>, %o: memref<8xf16>) workgroup(%w: memref<8xf16, #gpu.address_space<workgroup>>) kernel {
+      %i = gpu.thread_id x
+      %c7 = arith.constant 7 : index
+      %x = memref.load %a[%i] : memref<8xf16>
+      memref.store %x, %w[%i] : memref<8xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %j = arith.subi %c7, %i : index
+      %y = memref.load %w[%j] : memref<8xf16, #gpu.address_space<workgroup>>
+      %z = arith.mulf %y, %x : f16
+      memref.store %z, %o[%i] : memref<8xf16>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<8xf16>, %o: memref<8xf16>) {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %da = gpu.alloc () : memref<8xf16>
+    %do = gpu.alloc () : memref<8xf16>
+    gpu.memcpy %da, %a : memref<8xf16>, memref<8xf16>
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%da : memref<8xf16>, %do : memref<8xf16>)
+    gpu.memcpy %o, %do : memref<8xf16>, memref<8xf16>
+    return
+  }
+}"""
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_f16_workgroup_memory(backend: str) -> None:
+    """f16 through workgroup memory (half pointers, vload_half/vstore_half
+    without cl_khr_fp16): o[i] = a[7 - i] * a[i] rounded to f16."""
+    a = np.linspace(-3, 5, 8).astype(np.float16)
+    o = np.zeros(8, np.float16)
+    xgpu.run(WORKGROUP_F16, entry="main", args=[a, o], backend=backend)
+    np.testing.assert_array_equal(o.view(np.uint16), (a[::-1] * a).view(np.uint16))
+
+
+def test_f16_private_memory_without_cl_khr_fp16_is_an_error_at_the_op() -> None:
+    if not _opencl():
+        pytest.skip("no OpenCL device")
+    from xgpu.runtime.opencl_device import select_device
+
+    if "cl_khr_fp16" in select_device(None).extensions:
+        pytest.skip("the device has cl_khr_fp16")
+    src = WORKGROUP_F16.replace(
+        "%x = memref.load %a[%i] : memref<8xf16>",
+        "%x = memref.load %a[%i] : memref<8xf16>\n      %p = memref.alloca() : memref<2xf16>",
+    )
+    with pytest.raises(RunError) as info:
+        xgpu.run(src, entry="main", args=[np.zeros(8, np.float16), np.zeros(8, np.float16)])
+    assert (
+        "<input>:8:12: error: 'memref.alloca' op f16 private memory needs cl_khr_fp16, which "
+        "the target device lacks"
+    ) in str(info.value)
