@@ -92,8 +92,12 @@ def test_fp64_pragma_only_when_used():
     prog = kernel("%y = arith.addf %x, %x : f64", "%x: f64")
     assert prog.source.splitlines()[1] == "#pragma OPENCL EXTENSION cl_khr_fp64 : enable"
     assert "cl_khr_fp64" in prog.extensions
+    # Without cl_khr_fp16 an f16 value is a float rounded to f16 after each op.
+    prog = kernel("%y = arith.addf %x, %x : f16", "%x: f16")
+    assert "cl_khr_fp16" not in prog.source and "float a0_x" in prog.source
+    assert "xg_half((a0_x + a0_x))" in prog.source
     with pytest.raises(EmitError, match="f16"):
-        kernel("", "%h: f16")
+        kernel("%y = math.fma %x, %x, %x : f16", "%x: f16")
     prog = kernel("%y = arith.addf %x, %x : f16", "%x: f16", fp16=True)
     assert "#pragma OPENCL EXTENSION cl_khr_fp16 : enable" in prog.source
     assert "half v0_y = (a0_x + a0_x);" in prog.source

@@ -100,6 +100,13 @@ def clang(source: Path, target: str, prog) -> list[str]:
     args += ["-Xclang", "-finclude-default-header", "-o", os.devnull, str(source)]
     if "cl_khr_subgroups" in prog.extensions:
         args += KHR_FLAGS
+    text = source.read_text()
+    if "vload_half" in text or "vstore_half" in text:
+        # f16 memory without cl_khr_fp16 (`xgpu.backend.opencl.half`): clang
+        # 14's built-in declarations leave out vload_half/vstore_half (core
+        # OpenCL C 1.0 functions) when the target lacks cl_khr_fp16; its full
+        # header declares them (and `half` variables stay errors).
+        args += ["-include", "opencl-c.h"]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
     if proc.returncode != 0 or proc.stderr.strip():
         return [f"{target} (exit {proc.returncode}):\n{proc.stderr}"]

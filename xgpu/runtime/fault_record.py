@@ -108,6 +108,15 @@ def failure(record: np.ndarray, launches: dict[int, Any]) -> OpFailure:
         what = ("size", "stride", "offset")[values[0]]
         d = values[1] if values[0] != 2 else None
         message = cast_mismatch_message(what, d, values[2], values[3])
+    elif site.kind == "mma":
+        from xgpu.semantics import mma as msem
+
+        rank = (count - 3) // 2
+        indices, sizes = values[3 : 3 + rank], values[3 + rank :]
+        if values[0] == 0:
+            message = msem.indices_message(site.op.name, indices, sizes, values[1])
+        else:
+            message = msem.window_message(site.op, values[1], values[2], indices)
     elif site.kind == "assert":
         from xgpu.backend.sim.asserts import message_of
 

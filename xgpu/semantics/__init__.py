@@ -45,7 +45,7 @@ backend computes them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
@@ -116,8 +116,10 @@ def _prop(op: Operation, name: str) -> Attribute | None:
     return value if value is not None else op.attributes.get(name)
 
 
-def lookup(op: Operation) -> OpSemantics:
-    """The semantics of an arith/math/index op; `SemanticsError` when it has none."""
+def lookup(op: Operation, retype: Callable[[Attribute], Attribute] | None = None) -> OpSemantics:
+    """The semantics of an arith/math/index op; `SemanticsError` when it has none.
+    `retype` maps each operand and result type first (the OpenCL backend's f16
+    emulation looks f16 ops up at f32)."""
     name = _op_name(op)
     params: dict[str, Any] = {}
     if name in ("arith.cmpi", "arith.cmpf"):
@@ -132,4 +134,14 @@ def lookup(op: Operation) -> OpSemantics:
         if not isinstance(value, IntegerAttr | FloatAttr):
             raise SemanticsError(f"{name}: unsupported value {value}")
         params["value"] = value
-    return lookup_name(name, [o.type for o in op.operands], [r.type for r in op.results], **params)
+
+    def same(t: Attribute) -> Attribute:
+        return t
+
+    mapped = retype or same
+    return lookup_name(
+        name,
+        [mapped(o.type) for o in op.operands],
+        [mapped(r.type) for r in op.results],
+        **params,
+    )

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from xgpu.backend.opencl import flat, guards
+from xgpu.backend.opencl import flat, guards, half, mma
 from xgpu.backend.opencl import memref as mr
 from xgpu.backend.opencl import reductions as red
 from xgpu.backend.opencl.errors import EmitError
@@ -100,6 +100,9 @@ _PRAGMA_ORDER = (
     "cl_khr_int64_base_atomics",
 )
 
+
+#: the MMA ops that ask for the lane id (`xgpu.backend.opencl.mma.USES_LANES`)
+MMA_LANE_OPS = frozenset(["gpu.subgroup_mma_store_matrix"])
 
 MAX_CONSTANT_BYTES = 64 * 1024
 """The largest `__constant` memref.global the emitter writes out."""
@@ -251,7 +254,7 @@ class ModuleEmitter:
         for s in scalars:
             if s.is_float and s.width == 64:
                 self.extensions.add("cl_khr_fp64")
-            if s.is_float and s.width == 16:
+            if s.is_float and s.width == 16 and self.options.fp16:
                 self.extensions.add("cl_khr_fp16")
 
     def _global(self, op: Operation, w: Writer) -> None:
@@ -283,6 +286,12 @@ class ModuleEmitter:
                 f"is {size} bytes: an OpenCL __constant array holds at most "
                 f"{MAX_CONSTANT_BYTES} bytes on every device (the minimum of "
                 "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE)",
+            )
+        if info.elem.is_float and info.elem.width == 16 and not self.options.fp16:
+            self.fail(
+                op,
+                "a memref.global of f16 needs cl_khr_fp16, which the target device lacks "
+                "(f16 is emulated in float for loads, stores, arith and math only)",
             )
         values = list(init.get_values())
         if len(values) == 1 and n > 1:
@@ -435,6 +444,8 @@ class FunctionEmitter:
         """Declare the local of `value` (assigned later)."""
         if isinstance(value.type, MemRefType):
             self.fail(op, "memref results of control flow are not supported")
+        if mma.is_matrix(value.type):
+            return mma.declare(self, value, op, init)
         s = self.scalar_of(value, op)
         name = self.fresh_name("v", value.name_hint)
         self.declare_local(s.c, name, init, op)
@@ -448,20 +459,32 @@ class FunctionEmitter:
             if isinstance(v.type, MemRefType):
                 self.fail(op, "memref values cannot flow through block arguments or results")
             texts.append(self.expr(v))
+        kinds = {t: v.type for t, v in zip(targets, values)}
         pairs = [(t, x) for t, x in zip(targets, texts) if t != x]
         if not pairs:
             return
         if len(pairs) == 1 or not (set(targets) & set(texts)):
             for t, x in pairs:
-                self.line(f"{t} = {x};", op)
+                self._copy(t, x, kinds[t], op)
             return
-        types = {t: self.scalar_of(v, op).c for t, v in zip(targets, values)}
         self.open("{", op)
         for i, (t, x) in enumerate(pairs):
-            self.line(f"{types[t]} xg_t{i} = {x};", op)
+            if mma.is_matrix(kinds[t]):
+                mma.declare_copy(self, f"xg_t{i}", x, kinds[t], op)
+            else:
+                self.line(f"{self.scalar_of_type(kinds[t], op).c} xg_t{i} = {x};", op)
         for i, (t, _) in enumerate(pairs):
-            self.line(f"{t} = xg_t{i};", op)
+            self._copy(t, f"xg_t{i}", kinds[t], op)
         self.close("}", op)
+
+    def _copy(self, target: str, source: str, t, op: Operation) -> None:
+        if mma.is_matrix(t):
+            mma.copy(self, target, source, t, op)
+        else:
+            self.line(f"{target} = {source};", op)
+
+    def scalar_of_type(self, t, op: Operation) -> Scalar:
+        return c_scalar_or_fail(self, t, op)
 
     # --------------------------------------------------------------- scopes
     def nested(self, header: str, op: Operation | None, body: Callable[[], None], end="}") -> None:
@@ -572,7 +595,7 @@ class FunctionEmitter:
                 if need:
                     self.scratch_ops.append(op)
                 self.uses_lanes = True
-            if op.name in red.SUBGROUP_QUERIES and self.is_kernel:
+            if (op.name in red.SUBGROUP_QUERIES or op.name in MMA_LANE_OPS) and self.is_kernel:
                 self.uses_lanes = True
         if self.dsm_name is not None:
             params.append(f"__local char* {self.dsm_name}")
@@ -643,6 +666,8 @@ class FunctionEmitter:
             if any(s is None for s in info.shape) or not info.identity:
                 self.fail(f, f"private attribution #{k} needs a static shape and identity layout")
             name = f"xg_priv{k}"
+            if half.emulated(self) and half.is_half_storage(info.elem):
+                half.refuse(self, f, f"private attribution #{k} of f16")
             self.line(f"{info.elem.c} {name}[{max(_product(info.shape), 1)}];", f)
             self.descs[arg] = mr.Desc(
                 name, PRIVATE, info.elem, 0, list(info.shape), list(info.strides), "private"
@@ -788,6 +813,9 @@ class FunctionEmitter:
             if isinstance(v.type, MemRefType):
                 self.fail(op, "on memrefs is not supported by the OpenCL backend")
             self.scalar_of(v, op)
+        if half.emulated(self) and half.touches_f16(op):
+            half.semantic(self, op)
+            return
         try:
             sem = lookup(op)
         except SemanticsError as err:

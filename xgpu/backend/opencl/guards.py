@@ -34,7 +34,7 @@ dimension, the source size, offset, size and stride; "reinterpret" 0, the
 first and last + 1 element and the extent, or 1, the dimension and its
 negative size; "view" the element count, the byte shift and the source size;
 "cast" 0 (size), 1 (stride) or 2 (offset), the dimension, the actual and the
-expected value. `xgpu.runtime.fault_record` reads the record and reports the failure with the
+expected value; "mma" (`gpu.subgroup_mma_load_matrix`/`store_matrix`) see `mma_fault`. `xgpu.runtime.fault_record` reads the record and reports the failure with the
 simulator's message.
 """
 
@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from xdsl.ir import Operation
 
 from xgpu.analysis.calls import functions_reaching
+from xgpu.backend.opencl import half
 from xgpu.backend.opencl.memref import Desc, Ix, ix_add, ix_mul, ix_text
 from xgpu.backend.opencl.names import c_string
 from xgpu.backend.opencl.ranges import Range
@@ -149,6 +150,8 @@ GUARDED_OPS = frozenset(
         "cf.assert",
         "memref.atomic_rmw",
         "memref.generic_atomic_rmw",
+        "gpu.subgroup_mma_load_matrix",
+        "gpu.subgroup_mma_store_matrix",
     ]
 )
 
@@ -221,6 +224,10 @@ def _below(i: Ix, n: Ix | None, known: Range = (None, None)) -> str | None:
     return f"{_ulong(i)} < {_ulong(n)}"
 
 
+#: `_below` for the other emitters (`mma`)
+below = _below
+
+
 def _upos(d: Desc, indices: Sequence[Ix]) -> int | str:
     """The element position `offset + sum(i * stride)` as a `ulong` C
     expression (wrapping, never undefined), or an int when static."""
@@ -275,22 +282,44 @@ def access_guard(
     return " && ".join(conds), access, _fault(fe, op, "access", d.buf, values)
 
 
+def read(fe: FunctionEmitter, d: Desc, access: str) -> str:
+    """The value of the element `access` (`ptr[i]`) of `d`'s memory: f16
+    memory without cl_khr_fp16 through `vload_half` (`half`)."""
+    if half.emulated(fe) and half.is_half_storage(d.elem):
+        return half.load(access)
+    return access
+
+
+def write(fe: FunctionEmitter, d: Desc, access: str, value: str) -> str:
+    """The C statement storing `value` at `access` of `d`'s memory."""
+    if half.emulated(fe) and half.is_half_storage(d.elem):
+        return half.store(access, value) + ";"
+    return f"{access} = {value};"
+
+
+def mma_fault(fe: FunctionEmitter, op: Operation, d: Desc, values: Sequence[str]) -> str:
+    """The fault call of an MMA load or store (`mma`): values [0, dimension,
+    0] (an index outside the sizes) or [1, position, extent] (a window
+    position outside the memory), then the indices and the sizes."""
+    return _fault(fe, op, "mma", d.buf, values)
+
+
 def load(fe: FunctionEmitter, op: Operation, d: Desc, indices: Sequence[Ix]) -> None:
     cond, access, fault = access_guard(fe, op, d, indices)
     if cond is None:
-        fe.define(op.res, access, op)
+        fe.define(op.res, read(fe, d, access), op)
         return
     name = fe.define(op.res, "0", op)
-    fe.line(f"if ({cond}) {name} = {access};", op)
+    fe.line(f"if ({cond}) {name} = {read(fe, d, access)};", op)
     fe.line(f"else {fault};", op)
 
 
 def store(fe: FunctionEmitter, op: Operation, d: Desc, indices: Sequence[Ix], value: str) -> None:
     cond, access, fault = access_guard(fe, op, d, indices)
     if cond is None:
-        fe.line(f"{access} = {value};", op)
+        fe.line(write(fe, d, access, value), op)
         return
-    fe.line(f"if ({cond}) {access} = {value};", op)
+    fe.line(f"if ({cond}) {write(fe, d, access, value)}", op)
     fe.line(f"else {fault};", op)
 
 

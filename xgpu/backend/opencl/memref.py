@@ -251,6 +251,12 @@ def alloca(fe: FunctionEmitter, op: Operation) -> Desc:
     for s in info.shape:
         n *= s  # type: ignore[operator]
     name = fe.fresh_name("mem", op.memref.name_hint)
+    if info.elem.is_float and info.elem.width == 16 and not fe.module.options.fp16:
+        fe.fail(
+            op,
+            "f16 private memory needs cl_khr_fp16, which the target device lacks "
+            "(f16 is emulated in float for loads, stores, arith and math only)",
+        )
     fe.line(f"{info.elem.c} {name}[{max(n, 1)}];", op)
     desc = Desc(name, PRIVATE, info.elem, 0, list(info.shape), list(info.strides), "alloca")
     if fe.checked:

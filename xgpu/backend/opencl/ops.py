@@ -16,8 +16,9 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import MemRefType, UnitAttr
 from xdsl.ir import Operation
 
-from xgpu.backend.opencl import guards
+from xgpu.backend.opencl import guards, half
 from xgpu.backend.opencl import memref as mr
+from xgpu.backend.opencl import mma as mma_ops
 from xgpu.backend.opencl import reductions as red
 from xgpu.backend.opencl.emit import FunctionEmitter
 from xgpu.backend.opencl.names import c_string
@@ -141,28 +142,39 @@ def _dsm(fe: FunctionEmitter, op: Operation) -> None:
     fe.descs[op.result_memref] = desc
 
 
+def _native_f16(fe: FunctionEmitter, op: Operation) -> None:
+    """Reductions and subgroup data movement compute in `half` (`half`)."""
+    if half.emulated(fe) and half.touches_f16(op):
+        half.refuse(fe, op, f"{op.name} on f16")
+
+
 @handles("gpu.all_reduce")
 def _all_reduce(fe: FunctionEmitter, op: Operation) -> None:
+    _native_f16(fe, op)
     red.emit_all_reduce(fe, op)
 
 
 @handles("gpu.subgroup_reduce")
 def _subgroup_reduce(fe: FunctionEmitter, op: Operation) -> None:
+    _native_f16(fe, op)
     red.emit_subgroup_reduce(fe, op)
 
 
 @handles("gpu.shuffle")
 def _shuffle(fe: FunctionEmitter, op: Operation) -> None:
+    _native_f16(fe, op)
     red.emit_shuffle(fe, op)
 
 
 @handles("gpu.rotate")
 def _rotate(fe: FunctionEmitter, op: Operation) -> None:
+    _native_f16(fe, op)
     red.emit_rotate(fe, op)
 
 
 @handles("gpu.subgroup_broadcast")
 def _broadcast(fe: FunctionEmitter, op: Operation) -> None:
+    _native_f16(fe, op)
     red.emit_broadcast(fe, op)
 
 
@@ -177,7 +189,7 @@ def _load(fe: FunctionEmitter, op: Operation) -> None:
     if fe.checked:
         guards.load(fe, op, d, idx)
     else:
-        fe.define(op.res, d.element(idx), op)
+        fe.define(op.res, guards.read(fe, d, d.element(idx)), op)
 
 
 @handles("memref.store")
@@ -189,13 +201,15 @@ def _store(fe: FunctionEmitter, op: Operation) -> None:
     if fe.checked:
         guards.store(fe, op, d, idx, fe.expr(op.value))
     else:
-        fe.line(f"{d.element(idx)} = {fe.expr(op.value)};", op)
+        fe.line(guards.write(fe, d, d.element(idx), fe.expr(op.value)), op)
 
 
 @handles("memref.atomic_rmw")
 def _atomic_rmw(fe: FunctionEmitter, op: Operation) -> None:
     from xgpu.backend.opencl import atomics
 
+    if half.emulated(fe) and half.is_half_storage(fe.desc(op.memref).elem):
+        half.refuse(fe, op, "an f16 atomic")
     atomics.atomic_rmw(fe, op)
 
 
@@ -203,6 +217,8 @@ def _atomic_rmw(fe: FunctionEmitter, op: Operation) -> None:
 def _generic_atomic_rmw(fe: FunctionEmitter, op: Operation) -> None:
     from xgpu.backend.opencl import atomics
 
+    if half.emulated(fe) and half.is_half_storage(fe.desc(op.memref).elem):
+        half.refuse(fe, op, "an f16 atomic")
     atomics.generic_atomic_rmw(fe, op)
 
 
@@ -422,3 +438,6 @@ def _call(fe: FunctionEmitter, op: Operation) -> None:
         fe.define(results[0], call, op)
     else:
         fe.line(call + ";", op)
+
+
+HANDLERS.update(mma_ops.HANDLERS)  # gpu.subgroup_mma_* (`xgpu.backend.opencl.mma`)

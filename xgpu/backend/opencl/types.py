@@ -2,7 +2,8 @@
 
 Scalars come from `xgpu.semantics.scalar` (`index` -> `long`, `i1` -> `uchar`,
 `i8` -> `char`, ..., `f32` -> `float`, `f64` -> `double`; `f16` -> `half`
-only where the device has cl_khr_fp16). A memref is a pointer to its element
+where the device has cl_khr_fp16, else f16 values are floats and f16 memory
+`half` through vload_half/vstore_half: `xgpu.backend.opencl.half`). A memref is a pointer to its element
 type in an address space:
 
 | memory space                                  | OpenCL C     |
@@ -26,6 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from xgpu.backend.opencl.half import HALF_VALUE
 from xgpu.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from xgpu.semantics import Scalar, SemanticsError, scalar
 
@@ -39,16 +41,16 @@ class UnsupportedType(Exception):
     """A type the backend cannot represent (the emitter reports an EmitError)."""
 
 
-def c_scalar(t: Attribute, allow_fp16: bool = False) -> Scalar:
+def c_scalar(t: Attribute, allow_fp16: bool = False, storage: bool = False) -> Scalar:
+    """The `Scalar` of a value of type `t` (of a memory element: `storage`).
+    Without cl_khr_fp16 (`allow_fp16` False) an f16 value is a float
+    (`half.HALF_VALUE`) and f16 memory stays `half` (`xgpu.backend.opencl.half`)."""
     try:
         s = scalar(t)
     except SemanticsError as err:
         raise UnsupportedType(str(err)) from None
-    if s.is_float and s.width == 16 and not allow_fp16:
-        raise UnsupportedType(
-            "f16 arithmetic needs cl_khr_fp16, which the target device lacks "
-            "(compile with fp16=True for a device that has it)"
-        )
+    if s.is_float and s.width == 16 and not allow_fp16 and not storage:
+        return HALF_VALUE
     return s
 
 
@@ -105,7 +107,7 @@ def _row_major(shape: tuple[int | None, ...]) -> tuple[int | None, ...]:
 def memref_info(t: Attribute, allow_fp16: bool = False) -> MemRefInfo:
     if not isinstance(t, MemRefType):
         raise UnsupportedType(f"expected a memref type, got {t}")
-    elem = c_scalar(t.element_type, allow_fp16)
+    elem = c_scalar(t.element_type, allow_fp16, storage=True)
     shape = tuple(None if d == DYNAMIC_INDEX or d < 0 else d for d in t.get_shape())
     layout = t.layout
     if isinstance(layout, NoneAttr):

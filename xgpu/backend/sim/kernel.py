@@ -44,6 +44,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.analysis.calls import functions_reaching
 from xgpu.backend.sim import asserts, atomics
+from xgpu.backend.sim import mma as sim_mma
 from xgpu.diagnostics import symbol_text
 from xgpu.ir.splats import splat_value
 from xgpu.mangle import Namer
@@ -78,6 +79,7 @@ SYNC_OPS = frozenset(
         "gpu.shuffle",
         "gpu.rotate",
         "gpu.subgroup_broadcast",
+        *sim_mma.SYNC_OPS,
     ]
 )
 
@@ -905,5 +907,6 @@ KERNEL_HANDLERS.update(
         "func.call": _h_call,
         "cf.assert": asserts.h_assert,
         **atomics.HANDLERS,
+        **sim_mma.HANDLERS,
     }
 )

@@ -13,7 +13,8 @@ Which engine runs a launch (`select`):
 
 - kernels with ops this engine does not handle run on the work-item engine:
   `gpu.printf` (its output order is the work-items'), calls, subgroup ops
-  other than `gpu.subgroup_reduce` (shuffles, rotates, broadcasts, ...),
+  other than `gpu.subgroup_reduce` (shuffles, rotates, broadcasts, the
+  `gpu.subgroup_mma_*` ops, ...),
   `gpu.all_reduce` regions with ops other than arith/math ones, private
   memory (`memref.alloca`,
   private attributions), unstructured control flow (cf branches), vector
