@@ -67,6 +67,19 @@ class HostCompileError(Exception):
         self.message = message
 
 
+def op_semantics(op: Operation):
+    """The shared semantics of an arith/math/index op (`xgpu.semantics`), or
+    None for an op it does not define; the hooks' `semantics`."""
+    from xgpu import semantics
+
+    if op.name not in semantics.supported_ops():
+        return None
+    try:
+        return semantics.lookup(op)
+    except semantics.SemanticsError as err:
+        raise HostCompileError(op, str(err)) from None
+
+
 class HostProgram:
     """The compiled host functions of a module."""
 

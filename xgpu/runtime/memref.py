@@ -461,3 +461,28 @@ def find_kernel(module: Any, ref: Any) -> tuple[Any, Any]:
                     return op, inner
             break
     raise RuntimeFailure(f"no kernel {symbol_text(mod_name)}::{symbol_text(func_name)}")
+
+
+def global_memref(op: Any) -> MemRef:
+    """The host memory of a `memref.global` (its initial value, or zeros)."""
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+    from xgpu.ir.splats import splat_value
+
+    mtype = op.type
+    dtype = numpy_dtype(mtype.element_type)
+    shape = tuple(mtype.get_shape())
+    init = op.initial_value
+    data = np.zeros(shape, dtype=dtype)
+    if isinstance(init, DenseIntOrFPElementsAttr):
+        # A splat fills the array without a list of its elements.
+        splat = splat_value(init) if data.size != 1 else None
+        if splat is not None:
+            data[...] = splat
+        else:
+            data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
+    m = from_numpy(data)
+    m.storage.kind = "global"
+    m.storage.name = symbol_text(op.sym_name.data)
+    m.storage.shape = shape
+    return m

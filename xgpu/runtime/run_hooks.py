@@ -8,14 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 from xdsl.ir import Operation
 
-from xgpu.diagnostics import symbol_text
 from xgpu.ir.nesting import on_caller_thread
-from xgpu.ir.splats import splat_value
 from xgpu.runtime.compile_host import HostCompileError
-from xgpu.runtime.memref import MemRef, RuntimeFailure, from_numpy, numpy_dtype
+from xgpu.runtime.memref import MemRef, RuntimeFailure, global_memref
 
 
 class Hooks:
@@ -74,14 +71,9 @@ class Hooks:
         return call
 
     def semantics(self, op: Operation):
-        from xgpu import semantics
+        from xgpu.runtime.compile_host import op_semantics
 
-        if op.name not in semantics.supported_ops():
-            return None
-        try:
-            return semantics.lookup(op)
-        except semantics.SemanticsError as err:
-            raise HostCompileError(op, str(err)) from None
+        return op_semantics(op)
 
     def runner(self, name: str):
         return self.runner_.utils.functions()[name]
@@ -131,25 +123,3 @@ class Hooks:
 
     def global_memref(self, op: Operation) -> MemRef:
         return global_memref(op)
-
-
-def global_memref(op: Operation) -> MemRef:
-    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-
-    mtype = op.type
-    dtype = numpy_dtype(mtype.element_type)
-    shape = tuple(mtype.get_shape())
-    init = op.initial_value
-    data = np.zeros(shape, dtype=dtype)
-    if isinstance(init, DenseIntOrFPElementsAttr):
-        # A splat fills the array without a list of its elements.
-        splat = splat_value(init) if data.size != 1 else None
-        if splat is not None:
-            data[...] = splat
-        else:
-            data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
-    m = from_numpy(data)
-    m.storage.kind = "global"
-    m.storage.name = symbol_text(op.sym_name.data)
-    m.storage.shape = shape
-    return m

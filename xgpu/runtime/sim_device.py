@@ -424,15 +424,9 @@ class _KernelHooks:
             self.kernel_access = gpu.races.kernel_access
 
     def semantics(self, op: Operation):
-        from xgpu import semantics
-        from xgpu.runtime.compile_host import HostCompileError
+        from xgpu.runtime.compile_host import op_semantics
 
-        if op.name not in semantics.supported_ops():
-            return None
-        try:
-            return semantics.lookup(op)
-        except semantics.SemanticsError as err:
-            raise HostCompileError(op, str(err)) from None
+        return op_semantics(op)
 
 
 def _launch_facts(func_op: Operation) -> tuple[list[tuple[str, int]], Any, Any]:

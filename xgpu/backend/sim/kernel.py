@@ -36,7 +36,6 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     MemRefType,
     UnitAttr,
 )
@@ -46,7 +45,6 @@ from xgpu.analysis.calls import functions_reaching
 from xgpu.backend.sim import asserts, atomics
 from xgpu.backend.sim import mma as sim_mma
 from xgpu.diagnostics import symbol_text
-from xgpu.ir.splats import splat_value
 from xgpu.mangle import Namer
 from xgpu.runtime import flat
 from xgpu.runtime.compile_host import (
@@ -655,25 +653,10 @@ def _h_get_global(c: KernelCompiler, op: Operation) -> None:
 
 
 def _device_global(op: Operation) -> MemRef:
-    from xgpu.runtime.memref import from_numpy
+    from xgpu.runtime.memref import global_memref
 
-    mtype = op.type
-    dtype = numpy_dtype(mtype.element_type)
-    shape = tuple(mtype.get_shape())
-    data = np.zeros(shape, dtype=dtype)
-    init = op.initial_value
-    if isinstance(init, DenseIntOrFPElementsAttr):
-        # A splat fills the array without a list of its elements.
-        splat = splat_value(init) if data.size != 1 else None
-        if splat is not None:
-            data[...] = splat
-        else:
-            data[...] = np.array(init.get_values(), dtype=dtype).reshape(shape)
-    m = from_numpy(data)
-    m.storage.kind = "global"
+    m = global_memref(op)
     m.storage.buf = m.storage.host
-    m.storage.name = symbol_text(op.sym_name.data)
-    m.storage.shape = shape
     return m
 
 
