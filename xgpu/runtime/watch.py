@@ -26,8 +26,9 @@ waits for the device.
   the run) waits through `Watch.wait` / `Watch.finish`, then calls
   `Watch.check`, which raises the recorded failure.
 - With a timeout (`xgpu-run --timeout SECONDS`, `xgpu.run(timeout=...)`) the
-  waits poll the events instead of blocking (xgpu-run's always do, so that
-  Ctrl-C interrupts them: `interruptible`), and a wait that lasts longer
+  waits do not block in OpenCL: an event's completion callback wakes the
+  host, which waits in slices of `WAIT_SLICE` (xgpu-run's waits always do,
+  so that Ctrl-C interrupts them: `interruptible`), and a wait that lasts longer
   than the timeout raises a `Timeout` naming the launch the device is running
   (or the oldest one not complete). OpenCL cannot stop a kernel: the device
   stays busy, so the device's context is marked hung (`DeviceContext.hung`)
@@ -38,6 +39,7 @@ waits for the device.
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -55,6 +57,8 @@ _RUNNING = cl.command_execution_status.RUNNING
 PRUNE_AT = 256
 #: events in flight above which a launcher drops those already complete
 SWEEP_AT = 32
+#: seconds between two looks at the deadline while the host waits
+WAIT_SLICE = 0.05
 
 
 @dataclass(frozen=True)
@@ -145,19 +149,24 @@ class Watch:
             return
         self.queue.flush()
         deadline = time.monotonic() + self.timeout if self.timeout is not None else None
-        delay = 0.0
         for event in events:
-            while True:
+            status = event.command_execution_status
+            if status == _COMPLETE:
+                continue
+            if status > _COMPLETE:
+                # Not complete yet: the device says when it is (a callback,
+                # not a poll: PoCL's workers run slower while the host asks
+                # an event's status over and over); the host waits on a
+                # threading.Event in slices, so that a deadline passes and
+                # Ctrl-C stops the wait.
+                done = threading.Event()
+                event.set_callback(_COMPLETE, lambda _status, done=done: done.set())
+                while not done.wait(WAIT_SLICE):
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise self._timeout()
                 status = event.command_execution_status
-                if status == _COMPLETE:
-                    break
-                if status < 0:  # the command failed: let pyopencl say how
-                    event.wait()
-                    break
-                if deadline is not None and time.monotonic() > deadline:
-                    raise self._timeout()
-                time.sleep(delay)
-                delay = min(max(delay * 2, 2e-5), 2e-3)
+            if status < 0:  # the command failed: let pyopencl say how
+                event.wait()
 
     def finish(self) -> None:
         """All the work of the queue (the end of a run, `gpu.wait` alone)."""
