@@ -21,11 +21,11 @@ sides taking turns:
 Kernel time, measured inside each process: a first `@warmup` call parses and
 compiles the host program, builds the OpenCL program (or compiles the
 simulator's kernel) and runs one block; then the wall times of `@warmup`
-and `@main` calls on the same Runner are taken in turns, three pairs on the
+and `@main` calls on the same Runner are taken in turns, seven pairs on the
 simulator and one on Oclgrind (both calls allocate, copy in, launch, copy
 out and free the same buffers: on the simulator, with races detected, the
-copies are most of a call); the kernel time is the median `@main` - the
-median `@warmup`: the launch of all blocks but one (0 where the difference
+copies are most of a call); the kernel time is the median of the pairs'
+`@main` - `@warmup`: the launch of all blocks but one (0 where the difference
 is below the noise; a 0 row counts as faster than any target ratio). Process start-up,
 parsing and OpenCL compilation are not in the figure. The result of `@main`
 is checked against numpy.
@@ -113,15 +113,17 @@ def child(args) -> int:
         print(json.dumps({"kernel_s": timed("warmup")}))
         return 0
     # The same copies in both calls: what @main takes more is its launch's
-    # other blocks. Where the copies cost most of a call (races detected on
-    # 2^20 elements), one pair of calls can even give a negative difference:
-    # the medians of PAIRS pairs, taken in turns.
-    warm, whole = [], []
+    # other blocks. Where the fixed costs of a call outweigh the kernel (the
+    # race detector's shadow tables for every buffer, page faults of fresh
+    # memory), one pair of calls can even give a negative difference: the
+    # median of the differences of PAIRS pairs, each pair back to back.
+    warm, whole, kernel = [], [], []
     for _ in range(PAIRS if args.backend == "sim" else 1):
         warm.append(timed("warmup"))
         whole.append(timed("main"))
+        kernel.append(whole[-1] - warm[-1])
     w, m = median(warm), median(whole)
-    print(json.dumps({"kernel_s": max(m - w, 0.0), "main_s": m, "warmup_s": w}))
+    print(json.dumps({"kernel_s": max(median(kernel), 0.0), "main_s": m, "warmup_s": w}))
     return 0
 
 
@@ -238,7 +240,7 @@ def main() -> int:
 
 #: (@warmup, @main) pairs a simulator side's process times (Oclgrind's
 #: sides, seconds to minutes per call, time one)
-PAIRS = 3
+PAIRS = 7
 
 
 if __name__ == "__main__":
