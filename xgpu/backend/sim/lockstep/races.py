@@ -59,6 +59,7 @@ class Recorder:
         self._last_pos: np.ndarray = _EMPTY
         #: batch size -> (block in the batch, work-item) of each lane
         self._lane_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._lane_columns: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def lane_table(self, L: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Per lane of a batch of `L` lanes in blocks of `n`: its block in
@@ -69,6 +70,15 @@ class Recorder:
             blk, lid = np.divmod(np.arange(L, dtype=np.int64), n)
             table = self._lane_tables[L] = (blk, lid)
         return table
+
+    def lane_columns(self, L: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """`lane_table` in the shadow tables' column types (int32 blocks,
+        int16 work-items: entered without a conversion)."""
+        cols = self._lane_columns.get(L)
+        if cols is None:
+            blk, lid = self.lane_table(L, n)
+            cols = self._lane_columns[L] = (blk.astype(np.int32), lid.astype(np.int16))
+        return cols
 
     def _op(self, op: Any) -> int:
         k = self.op_ids.get(id(op))
@@ -287,7 +297,7 @@ class Recorder:
         accesses for `_plan_lanewise`."""
         c0 = chunks[0]
         pos = c0[0]
-        blk, lid = self.lane_table(c0[9], c0[7])
+        blk, lid = self.lane_columns(c0[9], c0[7])
         # The blocks are the batch's (from its first, c0[2]): added when the
         # plan is entered (`_commit`), not kept for every batch.
         blk = _Offset(blk, c0[2])
