@@ -90,7 +90,8 @@ class Watch:
         self.dctx = dctx
         self.queue = queue
         self.timeout = timeout if timeout else None
-        #: waits poll the events (a deadline, or a Ctrl-C, can then end them;
+        #: waits do not block in OpenCL but on the events' completion
+        #: callbacks, in slices (a deadline, or a Ctrl-C, can then end them;
         #: a wait in the OpenCL driver ends only when the device's work does)
         self.polls = self.timeout is not None or interruptible
         #: launch id -> (site, operands) of the launches that may still fail
