@@ -19,7 +19,7 @@ the launch id) with pyopencl's `_set_arg_multi` and
 `_set_arg_buf_pack_multi` (only those that changed since the kernel's last
 launch: the kernel's memo, `DeviceContext.arg_memo`), and enqueues the kernel with
 `_cl.enqueue_nd_range_kernel` waiting for `deps`. Global size is grid x block,
-local size is block. The launch is listed in the run's `watch.Watch` (its
+local size is block, without the trailing dimensions of size 1. The launch is listed in the run's `watch.Watch` (its
 failures and timeouts are reported against it).
 """
 
