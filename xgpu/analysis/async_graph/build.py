@@ -60,6 +60,8 @@ class _Builder:
         """Host node -> the async ops known to start after it."""
         self.unique: dict[tuple[Node, Node, EdgeKind], Edge] = {}
         self.token_in: dict[Node, list[Edge]] = {}
+        self.body_ends: dict[Operation, list[Node]] = {}
+        """async.execute -> the host points that end its body."""
         """Node -> its incoming TOKEN edges."""
 
     # ----------------------------------------------------------- helpers
@@ -125,7 +127,7 @@ class _Builder:
             if isinstance(op, scf.ForOp):
                 k = v.index
                 body = op.body.block
-                return [*self._yielded(body, k), *self.resolve(op.iter_args[k])]
+                return _forward([*self._yielded(body, k), *self.resolve(op.iter_args[k])])
             if isinstance(op, scf.IfOp):
                 return [
                     *(s for r in op.regions for b in r.blocks for s in self._yielded(b, v.index))
@@ -133,7 +135,10 @@ class _Builder:
             if isinstance(op, scf.WhileOp):
                 cond = op.before_region.blocks[0].last_op
                 if cond is not None and len(cond.operands) > v.index + 1:
-                    return self.resolve(cond.operands[v.index + 1])
+                    return _forward(self.resolve(cond.operands[v.index + 1]))
+            if op.name == "async.execute" and op in self.body_ends:
+                # Its token completes with the body: the body's last host points.
+                return [_Source(n) for n in self.body_ends[op]]
             n = self.g.by_op.get(op)
             return [_Source(n if n is not None else self.opaque(op))]
         if isinstance(v, BlockArgument):
@@ -360,9 +365,11 @@ class _Builder:
         self.token_edges(op, tokens, n)
         if op.name == "async.execute":
             inner = self.cluster(f"async.execute ({line_of(op)})", cluster, op)
+            ends = [n]
             for region in op.regions:
                 for b in region.blocks:
-                    self.block(b, inner, [n])
+                    ends = self.block(b, inner, ends)
+            self.body_ends[op] = ends
             self.issue(n, frontier)
             return frontier
         return self.spine(n, frontier)
@@ -393,6 +400,11 @@ class _Builder:
             for b in region.blocks:
                 ends.extend(self.block(b, inner, [head]))
         return list(dict.fromkeys(ends)) or [head]
+
+
+def _forward(sources: list[_Source]) -> list[_Source]:
+    """`sources` as seen after the loop that carries them: not along a back edge."""
+    return [_Source(s.node, s.alias, False) if s.back else s for s in sources]
 
 
 def _unalias(v: SSAValue) -> SSAValue:
