@@ -7,7 +7,10 @@
   the plan made by sorting all accesses;
 - what the read slots keep: one slot for reads ordered one after the other,
   one per unordered reader, two work-items of one block and interval of a
-  launch, and races still found; shadows made lazily with compact columns.
+  launch, and races still found; shadows made lazily with compact columns;
+- a table's uniform columns and details (`Table.put_detail`) against a
+  model that stores every access whole: the same access at every element
+  after any sequence of puts, detail puts, clears, growth and pruning.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ def record(det: RaceDetector, shadow) -> set:
     out = set()
     for p in range(shadow.size):
         w = shadow.write.get(p)
-        reads = frozenset(t.get(p) for t in shadow.reads if t.task.item(p) != NONE)
+        reads = frozenset(t.get(p) for t in shadow.reads if t.get(p)[0] != NONE)
         if w[0] != NONE or reads:
             out.add((p, w if w[0] != NONE else None, reads))
     return out
@@ -196,7 +199,7 @@ def test_reads_ordered_one_after_the_other_keep_one_slot() -> None:
         det.bulk_access(s.shadow, np.arange(1 << 10), False, t, load)
         prev.append(t)
     assert len(s.shadow.reads) == 1
-    assert set(s.shadow.reads[0].task.tolist()) == {39}
+    assert set(s.shadow.reads[0].column("task").tolist()) == {39}
     # A write after the last reader races with none; the host's write
     # without a wait races with the last reader only.
     det.access(s.shadow, 3, True, (None, det.host_epoch, -1, 0, Op("memref.store")))
@@ -218,7 +221,7 @@ def test_unordered_readers_keep_a_slot_each_and_a_write_finds_the_unordered_one(
     assert [(r.task, r.other_task) for r in det.races] == [(writer, readers[2])]
     assert "%b[0]" in det.races[0].message
     # The write cleared every read slot.
-    assert all((t.task == NONE).all() for t in s.shadow.reads)
+    assert all((t.column("task") == NONE).all() for t in s.shadow.reads)
 
 
 def test_shadows_are_made_on_first_access_with_compact_columns() -> None:
@@ -231,6 +234,7 @@ def test_shadows_are_made_on_first_access_with_compact_columns() -> None:
     det.bulk_access(shadow, np.array([5]), True, t, Op("gpu.memset"))
     assert shadow.size == 1 << 22
     cols = shadow.write
+    shadow.plain()
     assert cols.task.dtype == np.int32 and cols.lid.dtype == np.int16
     # An access past the known size grows the arrays.
     det.access(shadow, (1 << 22) + 3, False, (None, det.host_epoch, -1, 0, Op("memref.load")))
@@ -253,7 +257,7 @@ def test_reads_of_one_launch_keep_two_work_items_of_an_interval() -> None:
     load, store = Op("memref.load"), Op("memref.store")
     for lid in (0, 1, 2, 3):
         det.kernel_access(shadow, 0, False, WorkItem(t, 0, lid, 0), load)
-    kept = sorted(tab.get(0)[2] for tab in shadow.reads if tab.task.item(0) != NONE)
+    kept = sorted(tab.get(0)[2] for tab in shadow.reads if tab.get(0)[0] != NONE)
     assert kept == [0, 1]
     # Work-item 1 writes: it races with work-item 0's read.
     det.kernel_access(shadow, 0, True, WorkItem(t, 0, 1, 0), store)
@@ -269,9 +273,143 @@ def test_reads_of_one_launch_keep_two_work_items_of_an_interval() -> None:
     det.kernel_access(shadow, 1, False, WorkItem(t, 0, 2, 0), load2)
     det.kernel_access(shadow, 1, False, WorkItem(t, 0, 3, 1), load2)
     det.kernel_access(shadow, 1, False, WorkItem(t, 1, 0, 0), load2)
-    kept1 = [tab.get(1)[1:4] for tab in shadow.reads if tab.task.item(1) != NONE]
+    kept1 = [tab.get(1)[1:4] for tab in shadow.reads if tab.get(1)[0] != NONE]
     assert kept1 == [(0, 3, 1)]
     det.kernel_access(shadow, 1, True, WorkItem(t, 1, 0, 0), store2)
     assert len(det.races) == 2
     assert "work-items of different blocks are not ordered" in det.races[-1].message
     assert "which memref.load by work-item (3, 0, 0) of block (0, 0, 0)" in det.races[-1].message
+
+
+# -- Table: uniform columns and details against a plain model --------------- #
+
+M = 12
+
+
+def _where(draw, n: int):
+    """A slice (sometimes the whole table) or distinct increasing positions."""
+    kind = draw(st.sampled_from(["full", "slice", "array"]))
+    if kind == "full":
+        return slice(0, n)
+    if kind == "slice":
+        a = draw(st.integers(0, n - 1))
+        b = draw(st.integers(a + 1, n))
+        return slice(a, b)
+    picked = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    return np.array(sorted(picked), np.int64)
+
+
+@st.composite
+def table_steps(draw):
+    steps = []
+    n = M
+    for _ in range(draw(st.integers(1, 14))):
+        what = draw(st.sampled_from(["put", "put", "detail", "detail", "clear", "grow", "prune"]))
+        if what == "grow":
+            n += draw(st.integers(1, 6))
+            steps.append(("grow", n))
+            continue
+        if what == "prune":
+            steps.append(("prune",))
+            continue
+        ix = _where(draw, n)
+        count = ix.stop - ix.start if isinstance(ix, slice) else len(ix)
+        cols = []
+        for _k in range(4):
+            form = draw(st.sampled_from(["scalar", "array", "offset"]))
+            if form == "scalar" or (what == "put" and form == "offset"):
+                cols.append(draw(st.integers(-1, 9)))
+            elif form == "array":
+                cols.append(
+                    np.array(
+                        draw(st.lists(st.integers(-1, 9), min_size=count, max_size=count)), np.int64
+                    )
+                )
+            else:
+                base = np.array(
+                    draw(st.lists(st.integers(0, 9), min_size=count, max_size=count)), np.int64
+                )
+                cols.append(draw(st.integers(0, 5)))
+                cols[-1] = ("offset", base, cols[-1])
+        task = draw(st.sampled_from([-2, 0, 1, 2, 3, 4, 5]))
+        steps.append((what, ix, task, tuple(cols)))
+    return steps
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table_steps(), st.sampled_from([2, 4, 32]))
+def test_table_uniform_columns_and_details_hold_every_access(steps, max_runs: int) -> None:
+    from xgpu.runtime import race_shadow
+
+    saved = race_shadow.MAX_RUNS
+    race_shadow.MAX_RUNS = max_runs  # task columns of runs, and runs made arrays
+    try:
+        _check_table(steps)
+    finally:
+        race_shadow.MAX_RUNS = saved
+
+
+def _check_table(steps) -> None:
+    from xgpu.runtime.race_shadow import Offset, Table
+
+    table = Table(M)
+    model: dict[int, tuple] = {}
+    n = M
+    for step in steps:
+        if step[0] == "grow":
+            n = step[1]
+            table.grow(n)
+            continue
+        if step[0] == "prune":
+            table._prune()
+            continue
+        what, ix, task, cols = step
+        cols = tuple(Offset(c[1], c[2]) if isinstance(c, tuple) else c for c in cols)
+        positions = list(range(ix.start, ix.stop)) if isinstance(ix, slice) else ix.tolist()
+        if what == "clear":
+            table.clear(ix)
+            for p in positions:
+                model.pop(p, None)
+            continue
+        if what == "detail" and task < 0:
+            task = 6  # details are a kernel task's
+        if what == "put":
+            table.put(ix, task, *cols)
+        else:
+            table.prune_at = 4  # prune often
+            table.put_detail(ix, task, cols)
+        for j, p in enumerate(positions):
+            model[p] = (task, *(int(c[j]) if not isinstance(c, int) else c for c in cols))
+    for p in range(n):
+        got = table.get(p)
+        assert (got if got[0] != NONE else None) == model.get(p), p
+    held = np.array(sorted(model), np.int64)
+    if len(held):
+        resolved = table.resolve(held)
+        for k, p in enumerate(held.tolist()):
+            assert tuple(int(r[k]) for r in resolved) == model[p][1:], p
+    table.make_plain()
+    assert table.is_plain
+    for p in range(n):
+        got = table.get(p)
+        assert (got if got[0] != NONE else None) == model.get(p), p
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(-3, 12)), min_size=1, max_size=3),
+    st.integers(0, 20),
+)
+def test_view_positions_of_any_view(dims, offset) -> None:
+    """The positions of a view's elements, built whole or as one run of
+    consecutive elements: those of the element-by-element walk; and a view
+    counts as row-major exactly where they increase."""
+    from types import SimpleNamespace
+
+    from xgpu.runtime.view_positions import row_major, view_positions, view_positions_array
+
+    m = SimpleNamespace(sizes=[d[0] for d in dims], strides=[d[1] for d in dims], offset=offset)
+    walk = view_positions(m)
+    assert view_positions_array(m).tolist() == walk
+    if walk:
+        assert row_major(m) == all(b > a for a, b in zip(walk, walk[1:]))

@@ -509,3 +509,81 @@ def test_elementwise_batches_record_each_lane_for_later_races(monkeypatch: pytes
         reports.append(str(info.value))
     assert "block (511, 0, 0)" in reports[0] and "work-item (255, 0, 0)" in reports[0]
     assert reports[0] == reports[1]
+
+
+def test_keyed_launch_records_each_lane_for_later_races(monkeypatch: pytest.MonkeyPatch):
+    """The same with @fill writing y[N - 1 - i]: positions that decrease
+    along the lanes take the keyed plan (not the elementwise one), whose
+    accesses are kept as the launch's own arrays; the later read of y[0]
+    names the work-item that wrote it, as the work-item engine does."""
+    import numpy as np
+
+    import xgpu
+    from xgpu.runtime.api import RunError
+
+    reversed_fill = TWO_BATCH_FILL.replace(
+        "      %one = arith.constant 1.0 : f32\n",
+        "      %one = arith.constant 1.0 : f32\n"
+        "      %top = arith.constant 131071 : index\n"
+        "      %j = arith.subi %top, %i : index\n",
+    ).replace("memref.store %one, %y[%i]", "memref.store %one, %y[%j]")
+    racy = reversed_fill.replace("%last = arith.constant 131071", "%last = arith.constant 0")
+    reports = []
+    for engine in ("lockstep", "workitem"):
+        monkeypatch.setenv("XGPU_SIM_ENGINE", engine)
+        host = np.zeros(131072, np.float32)
+        with pytest.raises(RunError) as info:
+            xgpu.run(racy, args=[host], backend="sim", detect_races=True, name="f.mlir")
+        reports.append(str(info.value))
+    assert "block (511, 0, 0)" in reports[0] and "work-item (255, 0, 0)" in reports[0]
+    assert reports[0] == reports[1]
+
+
+def test_runs_and_scattered_positions_record_each_lane_for_later_races(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """@fill's lanes write consecutive positions (kept as a span, not an
+    array), then @scatter's write every other one (an array): later
+    unordered reads name the work-item that wrote each element, on both
+    engines: @fill's last one at an odd position, @scatter's at an even."""
+    import numpy as np
+
+    import xgpu
+    from xgpu.runtime.api import RunError
+
+    program = (
+        TWO_BATCH_FILL.replace(
+            "    gpu.func @peek(",
+            """    gpu.func @scatter(%y: memref<131072xf32>) kernel {
+      %i = gpu.global_id x
+      %c2 = arith.constant 2 : index
+      %j = arith.muli %i, %c2 : index
+      %two = arith.constant 2.0 : f32
+      memref.store %two, %y[%j] : memref<131072xf32>
+      gpu.return
+    }
+    gpu.func @peek(""",
+        )
+        .replace(
+            "%t1 = gpu.launch_func async @k::@peek",
+            "%ts = gpu.launch_func async [%t0] @k::@scatter blocks in (%c256, %c1, %c1) "
+            "threads in (%c256, %c1, %c1) args(%d : memref<131072xf32>)\n"
+            "    %t1 = gpu.launch_func async @k::@peek",
+        )
+        .replace("gpu.wait [%t0, %t1]", "gpu.wait [%ts, %t1]")
+    )
+    cases = (
+        ("131071", "work-item (255, 0, 0) of block (511, 0, 0) of gpu.launch_func @k::@fill"),
+        ("14", "work-item (7, 0, 0) of block (0, 0, 0) of gpu.launch_func @k::@scatter"),
+    )
+    for peek, writer in cases:
+        racy = program.replace("%last = arith.constant 131071", f"%last = arith.constant {peek}")
+        reports = []
+        for engine in ("lockstep", "workitem"):
+            monkeypatch.setenv("XGPU_SIM_ENGINE", engine)
+            host = np.zeros(131072, np.float32)
+            with pytest.raises(RunError) as info:
+                xgpu.run(racy, args=[host], backend="sim", detect_races=True, name="s.mlir")
+            reports.append(str(info.value))
+        assert f"memref.store by {writer} wrote" in reports[0], reports[0]
+        assert reports[0] == reports[1]

@@ -72,7 +72,9 @@ from typing import Any
 import numpy as np
 
 from xgpu.runtime.memref import MemRef, Storage
-from xgpu.runtime.race_shadow import HOST, NONE, Shadow, Table
+from xgpu.runtime.race_shadow import HOST, NONE, Shadow, Span, Table, pick
+from xgpu.runtime.race_text import race_text
+from xgpu.runtime.view_positions import row_major, view_positions_array
 from xgpu.semantics.atomics import ATOMIC_OPS
 
 Access = tuple  # (task | None, block | host epoch, work-item, epoch, op)
@@ -181,7 +183,16 @@ class RaceDetector:
         """Per entry of a table's columns: whether that access happens before
         every access of `cur` (a task; None: the host). No access counts as
         ordered, and so does one of `cur` itself (right for a GPU op that is
-        not a kernel; the two work-items of one kernel are `ordered`'s)."""
+        not a kernel; the two work-items of one kernel are `ordered`'s).
+        Where `tids` is one scalar for all entries, so is the result (or
+        one per block where they are the host's)."""
+        if np.ndim(tids) == 0:
+            t = int(tids)
+            if t == NONE or (t == HOST and cur is None):
+                return np.True_
+            if t == HOST:
+                return blks <= cur.host_epoch
+            return np.bool_(self.tasks[t].bit & (self.host_hb if cur is None else cur.hb))
         if cur is None:
             ok = tids < 0
             hb = self.host_hb
@@ -242,6 +253,8 @@ class RaceDetector:
         a uniform write: a race only under `uniform_writes`)."""
         if pos >= shadow.size:
             shadow.ensure(pos + 1)
+        if shadow.lazy:
+            shadow.plain()
         last = shadow.write
         if last.task.item(pos) != NONE:
             prev = self._access_of(last, pos)
@@ -314,6 +327,7 @@ class RaceDetector:
             return
         if free is None:
             free = shadow.add_reads()
+            shadow.plain()
         free.put(pos, tid, blk, lid, ep, self.op_index(acc[4]))
 
     # The three kinds of accessors the runtime calls.
@@ -347,27 +361,40 @@ class RaceDetector:
             return
         if task is None:
             task = self._host_task()
+        ascending = False
         if positions is None:
             pos = view_positions_array(m)
+            ascending = row_major(m)
         elif isinstance(positions, np.ndarray):
             pos = positions.astype(np.int64, copy=False)
         else:
             pos = np.asarray(list(positions), np.int64)
-        self.bulk_access(shadow, pos, write, task, op)
+        self.bulk_access(shadow, pos, write, task, op, ascending)
 
     # -- many elements at once --------------------------------------------- #
 
-    def bulk_access(self, shadow: Shadow, pos: np.ndarray, write: bool, task: Any, op: Any) -> None:
+    def bulk_access(
+        self,
+        shadow: Shadow,
+        pos: np.ndarray,
+        write: bool,
+        task: Any,
+        op: Any,
+        ascending: bool = False,
+    ) -> None:
         """`access` at each of `pos` in turn, by the host (`task` None) or a
-        GPU op that is not a kernel."""
+        GPU op that is not a kernel; `ascending`: `pos` is known to be
+        distinct and increasing."""
         if not len(pos):
             return
-        ascending = len(pos) < 2 or bool(np.all(pos[1:] > pos[:-1]))
+        if not ascending:
+            ascending = len(pos) < 2 or bool(np.all(pos[1:] > pos[:-1]))
         if not ascending:
             _, first = np.unique(pos, return_index=True)
             if len(first) < len(pos):
                 pos = pos[np.sort(first)]  # the first of each, in order
-        shadow.ensure(int(pos.max()) + 1)
+        shadow.ensure(int(pos[-1] if ascending else pos.max()) + 1)
+        shadow.lazy = True
         blk = self.host_epoch if task is None else -1
         acc = (task, blk, -1, 0, op)
         tid = HOST if task is None else task.id
@@ -377,7 +404,7 @@ class RaceDetector:
         if write:
             for k, table in enumerate(shadow.reads):
                 self._unordered(found, table, pos, ix, task, k + 1, False)
-                table.task[ix] = NONE
+                table.clear(ix)
             shadow.write.put(ix, tid, blk, -1, 0, self.op_index(op))
         else:
             self.keep_reads(shadow, pos, task, (blk, -1, 0, self.op_index(op)), ascending)
@@ -397,57 +424,75 @@ class RaceDetector:
     ) -> None:
         """Add to `found` the first entry at `pos` of each op of `table` that
         does not happen before `cur`: (index in pos, rank, access, write)."""
-        bad = np.flatnonzero(~self.before_all(table.task[ix], table.blk[ix], cur))
-        if not len(bad):
-            return
-        _, first = np.unique(table.op[pos[bad]], return_index=True)
+        before = self.before_all(table.task_at(ix), table.blk_at(ix), cur)
+        if np.ndim(before) == 0:
+            if before:
+                return
+            bad = np.arange(len(pos))
+        else:
+            bad = np.flatnonzero(~before)
+            if not len(bad):
+                return
+        _, first = np.unique(table.ops_at(pos[bad]), return_index=True)
         for i in bad[first].tolist():
             found.append((i, rank, self._access_of(table, int(pos[i])), prev_write))
 
     def keep_reads(
-        self, shadow: Shadow, pos: np.ndarray, task: Any, cols: tuple, ascending: bool = False
+        self,
+        shadow: Shadow,
+        pos: np.ndarray,
+        task: Any,
+        cols: tuple,
+        ascending: bool = False,
+        detail: bool = False,
     ) -> None:
         """Enter reads by `task` (None: the host) at the distinct positions
         `pos` (`cols`: block, work-item, epoch and op index, each a scalar
         or one per position), for a task whose reads the shadow holds none of
         or whose reads are all alike (not a kernel); `ascending`: `pos` is in
-        increasing order."""
+        increasing order; `detail`: a kernel's reads, entered as details
+        (`Table.put_detail`)."""
         tid = HOST if task is None else task.id
         keep = None
         ix = _index(pos, ascending)
         for table in shadow.reads:
-            tids = table.task[ix]
-            old = self.before_all(tids, table.blk[ix], task) & (tids != NONE)
+            tids = table.task_at(ix)
+            old = self.before_all(tids, table.blk_at(ix), task) & (tids != NONE)
             if tid >= 0:
                 same = tids == tid
                 keep = ~same if keep is None else keep & ~same
                 old &= ~same
             if old.all():
-                table.task[ix] = NONE
+                table.clear(ix)
             elif old.any():
-                table.task[pos[old]] = NONE
+                table.clear(pos[old])
         if keep is not None and not keep.all():
             sel = np.flatnonzero(keep)
             pos = pos[sel]
             ix = pos
-            cols = tuple(c[sel] if isinstance(c, np.ndarray) else c for c in cols)
+            cols = tuple(pick(c, sel) for c in cols)
+
+        def put(table: Table, ix: Any, cols: tuple) -> None:
+            if detail:
+                table.put_detail(ix, tid, cols)
+            else:
+                table.put(ix, tid, *cols)
+
         for table in shadow.reads:
             if not len(pos):
                 return
-            free = table.task[ix] == NONE
+            free = table.task_at(ix) == NONE
             if free.all():
-                table.put(ix, tid, *cols)
+                put(table, ix, cols)
                 return
             if free.any():
-                table.put(
-                    pos[free], tid, *(c[free] if isinstance(c, np.ndarray) else c for c in cols)
-                )
+                put(table, pos[free], tuple(pick(c, free) for c in cols))
                 rest = ~free
                 pos = pos[rest]
                 ix = pos
-                cols = tuple(c[rest] if isinstance(c, np.ndarray) else c for c in cols)
+                cols = tuple(pick(c, rest) for c in cols)
         if len(pos):
-            shadow.add_reads().put(ix, tid, *cols)
+            put(shadow.add_reads(), ix, cols)
 
     def launch_races(self, shadow: Shadow, task: Any, pos: np.ndarray, written: np.ndarray) -> bool:
         """Whether a launch of `task` that accesses the positions `pos` and
@@ -455,15 +500,15 @@ class RaceDetector:
         shadow holds (earlier tasks, the host)."""
         if not len(pos):
             return False
-        shadow.ensure(int(pos.max()) + 1)
+        shadow.ensure(int(pos[-1]) + 1)
         last = shadow.write
         ix = _index(pos, True)
-        if not self.before_all(last.task[ix], last.blk[ix], task).all():
+        if not self.before_all(last.task_at(ix), last.blk_at(ix), task).all():
             return True
         if len(written):
             ix = _index(written, True)
             for table in shadow.reads:
-                if not self.before_all(table.task[ix], table.blk[ix], task).all():
+                if not self.before_all(table.task_at(ix), table.blk_at(ix), task).all():
                     return True
         return False
 
@@ -479,18 +524,20 @@ class RaceDetector:
         """Enter a race-free launch of `task`: at the positions `wpos` its
         last writes, then at `rpos` its first reads after them (each distinct,
         in increasing order; `wcols`, `rcols`: block, work-item, epoch and op
-        index arrays)."""
-        top = max(int(wpos.max()) if len(wpos) else -1, int(rpos.max()) if len(rpos) else -1)
+        index, each a scalar, an array or an `Offset`), as details of the
+        launch (`Table.put_detail`)."""
+        top = max(int(wpos[-1]) if len(wpos) else -1, int(rpos[-1]) if len(rpos) else -1)
         if top < 0:
             return
         shadow.ensure(top + 1)
+        shadow.lazy = True
         if len(wpos):
             ix = _index(wpos, True)
-            shadow.write.put(ix, task.id, *wcols)
+            shadow.write.put_detail(ix, task.id, wcols)
             for table in shadow.reads:
-                table.task[ix] = NONE
+                table.clear(ix)
         if len(rpos):
-            self.keep_reads(shadow, rpos, task, rcols, True)
+            self.keep_reads(shadow, rpos, task, rcols, True, detail=True)
 
     # -- reports ----------------------------------------------------------- #
 
@@ -501,13 +548,7 @@ class RaceDetector:
         if key in self._seen:
             return
         self._seen.add(key)
-        elem = element_name(shadow.storage, pos)
-        why = _why(prev, cur)
-        message = (
-            f"data race: {_describe(cur)} {_verb(cur, write, True)} {elem}, which "
-            f"{_describe(prev)} {_verb(prev, prev_write, False)}: {why}"
-        )
-        note = f"the other access: {_describe(prev)} {_verb(prev, prev_write, False)} {elem}"
+        message, note = race_text(shadow.storage, pos, prev, prev_write, cur, write)
         self.races.append(Race(cur[4], message, prev[4], note, cur[0], prev[0]))
 
 
@@ -520,98 +561,10 @@ def _index(pos: np.ndarray, ascending: bool = False) -> Any:
     reads and writes those faster), else `pos`. `ascending`: the positions
     are known to be distinct and in increasing order."""
     first = int(pos[0])
+    if isinstance(pos, Span):
+        return slice(first, first + len(pos))
     if int(pos[-1]) - first != len(pos) - 1:
         return pos
     if ascending or len(pos) < 2 or np.all(pos[1:] - pos[:-1] == 1):
         return slice(first, first + len(pos))
     return pos
-
-
-def view_positions_array(m: MemRef) -> np.ndarray:
-    """`view_positions` as an int64 array."""
-    if any(s == 0 for s in m.sizes):
-        return np.zeros(0, np.int64)
-    pos = np.array([m.offset], np.int64)
-    for size, stride in zip(m.sizes, m.strides):
-        pos = (pos[:, None] + np.arange(size, dtype=np.int64) * stride).ravel()
-    return pos
-
-
-def view_positions(m: MemRef) -> list[int]:
-    """Storage positions of the elements of a view, in row-major order."""
-    positions = [m.offset]
-    for size, stride in zip(m.sizes, m.strides):
-        positions = [p + i * stride for p in positions for i in range(size)]
-    if any(s == 0 for s in m.sizes):
-        return []
-    return positions
-
-
-def element_name(storage: Storage | None, pos: int) -> str:
-    name = (storage.name if storage is not None else None) or "memory"
-    shape = storage.shape if storage is not None else None
-    if shape:
-        idx = []
-        rest = pos
-        for size in reversed(shape):
-            if size > 0:
-                rest, i = divmod(rest, size)
-            else:
-                i = 0
-            idx.append(i)
-        if rest == 0:
-            return f"{name}[{', '.join(map(str, reversed(idx)))}]{storage.where}"
-    return f"{name}[{pos}] (element {pos})"
-
-
-def _op_name(op: Any) -> str:
-    return getattr(op, "name", "an op")
-
-
-def _describe(acc: Access) -> str:
-    """`memref.store by work-item (...) of gpu.launch_func @m::@k`,
-    `memref.load by the host`, `gpu.memcpy`."""
-    if acc[0] is not None and acc[2] < 0:
-        return acc[0].label
-    return f"{_op_name(acc[4])} by {_who(acc)}"
-
-
-def _verb(acc: Access, write: bool, present: bool) -> str:
-    if write and _op_name(acc[4]) == "gpu.dealloc":
-        return "frees" if present else "freed"
-    if present:
-        return "writes" if write else "reads"
-    return "wrote" if write else "read"
-
-
-def _who(acc: Access) -> str:
-    task = acc[0]
-    if task is None:
-        return "the host"
-    if acc[2] < 0:
-        return task.label
-    from xgpu.backend.sim.workgroup import unlinear
-
-    block = task.launch_block
-    grid = task.launch_grid
-    tids = unlinear(acc[2], block)
-    bids = unlinear(acc[1], grid)
-    return (
-        f"work-item ({tids[0]}, {tids[1]}, {tids[2]}) of block ({bids[0]}, {bids[1]}, "
-        f"{bids[2]}) of {task.label}"
-    )
-
-
-def _why(prev: Access, cur: Access) -> str:
-    pt, ct = prev[0], cur[0]
-    if pt is None or ct is None:
-        gpu = ct if pt is None else pt
-        return (
-            f"the host does not wait for {gpu.label} (no blocking gpu.wait on its token "
-            "orders them)"
-        )
-    if pt is ct:
-        if prev[1] != cur[1]:
-            return "work-items of different blocks are not ordered (no barrier spans blocks)"
-        return "no gpu.barrier between the two accesses of the block"
-    return f"no async dependency orders {pt.label} and {ct.label}"

@@ -53,13 +53,10 @@ from xgpu.runtime.memref import (
     row_major_strides,
     zeros,
 )
-from xgpu.runtime.races import (
-    RaceDetector,
-    element_name,
-    view_positions,
-    view_positions_array,
-)
+from xgpu.runtime.race_text import element_name
+from xgpu.runtime.races import RaceDetector
 from xgpu.runtime.sim_scheduler import SCHEDULES, Scheduler, Task, union
+from xgpu.runtime.view_positions import view_positions, view_positions_array
 
 __all__ = ["SCHEDULES", "Scheduler", "SimRuntime", "SimTokens", "Task", "union"]
 

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from xgpu.backend.sim.lockstep.vector import NeedsReplay
+from xgpu.runtime.race_shadow import Offset, Span, as_array
 
 
 class Recorder:
@@ -56,10 +57,14 @@ class Recorder:
         #: the same for the current interval's workgroup memory
         self.local: dict[int, tuple[Any, list]] = {}
         #: the positions of the last access recorded
-        self._last_pos: np.ndarray = _EMPTY
+        self._last_pos: Any = _EMPTY
         #: batch size -> (block in the batch, work-item) of each lane
         self._lane_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._lane_columns: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        #: the positions of the interval's workgroup memory accesses, copied
+        #: into one buffer reused from interval to interval (`_keep`)
+        self._arena: np.ndarray = _EMPTY
+        self._used = 0
 
     def lane_table(self, L: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Per lane of a batch of `L` lanes in blocks of `n`: its block in
@@ -95,7 +100,9 @@ class Recorder:
             return
         if not isinstance(pos, np.ndarray):
             pos = np.full(count, pos, np.int64)
-        elif pos is not self._last_pos and _same(pos, self._last_pos):
+        elif sel is None and storage.kind != "workgroup":
+            pos = _span_of(pos)
+        if pos is not self._last_pos and _same(pos, self._last_pos):
             # Elementwise kernels access every buffer at the same positions:
             # one array kept for all (a new one kept per access costs fresh
             # memory, and the lane-wise plan then compares by identity).
@@ -103,6 +110,7 @@ class Recorder:
         self._last_pos = pos
         self.seq += 1
         if storage.kind == "workgroup":
+            pos = self._keep(pos)
             lid = self.lane_table(S.L, S.n)[1]
             chunk: tuple = (pos, None, lid if sel is None else lid[sel], S.epoch, write)
             table = self.local
@@ -117,6 +125,22 @@ class Recorder:
             table[id(storage)] = (storage, [chunk])
         else:
             entry[1].append(chunk)
+
+    def _keep(self, pos: np.ndarray) -> np.ndarray:
+        """`pos` copied into the interval's buffer. Kept until the barrier,
+        the position arrays of a whole interval would be freed together, and
+        the allocator then gives their memory back to the system, to fault
+        it in again in the next interval (a 128x128 tiled matmul's position
+        arithmetic took three times as long as without race detection)."""
+        k, n = self._used, len(pos)
+        if k + n > len(self._arena):
+            # The chunks recorded so far keep the old buffer.
+            self._arena = np.empty(max(2 * len(self._arena), n, 1 << 16), np.int64)
+            k = 0
+        view = self._arena[k : k + n]
+        view[:] = pos
+        self._used = k + n
+        return view
 
     def barrier(self, S: Any) -> None:
         """The end of a barrier interval of one block: its workgroup memory."""
@@ -136,6 +160,7 @@ class Recorder:
                 elif np.any((other >= 0) & (other != c[2])):
                     raise NeedsReplay
         self.local = {}
+        self._used = 0  # the buffer is written again from its start
 
     block_end = barrier
 
@@ -256,8 +281,8 @@ class Recorder:
             key |= seq
             keys.append(key)
         if len(chunks) == 1:
-            return chunks[0][0], keys[0]
-        return np.concatenate([c[0] for c in chunks]), np.concatenate(keys)
+            return as_array(chunks[0][0]), keys[0]
+        return np.concatenate([as_array(c[0]) for c in chunks]), np.concatenate(keys)
 
     def _plan_lanewise(self, storage: Any, chunks: list) -> list[tuple] | None:
         """`_plan` where, in each batch, every access is by all lanes of the
@@ -281,11 +306,11 @@ class Recorder:
             pos = c0[0]
             if any(c[9] != c0[9] for c in group):
                 return None
-            if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
+            if not isinstance(pos, Span) and len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
                 return None
             if end is not None and len(pos) and pos[0] <= end:
                 return None
-            if any(c[0] is not pos and not np.array_equal(c[0], pos) for c in group[1:]):
+            if any(c[0] is not pos and not _same(c[0], pos) for c in group[1:]):
                 return None
             if len(pos):
                 end = pos[-1]
@@ -300,7 +325,7 @@ class Recorder:
         blk, lid = self.lane_columns(c0[9], c0[7])
         # The blocks are the batch's (from its first, c0[2]): added when the
         # plan is entered (`_commit`), not kept for every batch.
-        blk = _Offset(blk, c0[2])
+        blk = Offset(blk, c0[2])
 
         def cols(c: tuple) -> tuple:
             return (blk, lid, c[3], self.detector.op_index(self.ops[c[5]]))
@@ -327,12 +352,16 @@ class Recorder:
             op: Any = self.detector.op_index(self.ops[ops.pop()])
         else:
             op = self._op_by_seq()[key & ((1 << sb) - 1)]
+        if isinstance(op, np.ndarray):
+            op = op.astype(np.int32)
+        # In the shadow tables' column types: the plan is kept as the
+        # launch's details (`race_shadow.Table.put_detail`).
         rest = key >> sb
-        lid = rest & ((1 << nb) - 1)
+        lid = (rest & ((1 << nb) - 1)).astype(np.int16)
         rest >>= nb
         if not eb:
-            return rest, lid, 0, op
-        return rest >> eb, lid, rest & ((1 << eb) - 1), op
+            return rest.astype(np.int32), lid, 0, op
+        return (rest >> eb).astype(np.int32), lid, (rest & ((1 << eb) - 1)).astype(np.int32), op
 
     def _op_by_seq(self) -> np.ndarray:
         """Per sequence number: the index of its op in the detector's table."""
@@ -381,7 +410,7 @@ class Recorder:
 
     def _plan_sorted(self, storage: Any, chunks: list, n: int) -> tuple:
         """`_plan` by sorting the accesses (keys too wide for one int64)."""
-        pos = np.concatenate([c[0] for c in chunks])
+        pos = np.concatenate([as_array(c[0]) for c in chunks])
         blk = np.concatenate([_lanes(c) // n + c[2] for c in chunks])
         lid = np.concatenate([_lanes(c) % n for c in chunks])
 
@@ -420,41 +449,31 @@ class Recorder:
 
     def _commit(self, plan: tuple) -> None:
         storage, _at, _written, w_at, w_cols, r_at, r_cols = plan
-        w_cols, r_cols = _offsets_added(w_cols, r_cols)
         self.detector.enter_launch(storage.shadow, self.task, w_at, w_cols, r_at, r_cols)
 
 
 _EMPTY = np.zeros(0, np.int64)
 
 
-class _Offset:
-    """A column of a plan yet to be computed: `base + offset`."""
-
-    __slots__ = ("base", "offset")
-
-    def __init__(self, base: np.ndarray, offset: int):
-        self.base = base
-        self.offset = offset
-
-
-def _offsets_added(*cols: tuple) -> list[tuple]:
-    """The columns with each `_Offset` computed (once where shared)."""
-    made: dict[int, np.ndarray] = {}
-
-    def value(c: Any) -> Any:
-        if not isinstance(c, _Offset):
-            return c
-        got = made.get(id(c))
-        if got is None:
-            got = made[id(c)] = c.base + c.offset
-        return got
-
-    return [tuple(value(c) for c in col) for col in cols]
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether the position arrays `a` and `b` are equal."""
+def _same(a: Any, b: Any) -> bool:
+    """Whether the positions `a` and `b` (arrays or spans) are equal."""
+    if isinstance(a, Span) or isinstance(b, Span):
+        return isinstance(a, Span) and isinstance(b, Span) and a.start == b.start and a.n == b.n
     return a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b))
+
+
+def _span_of(pos: np.ndarray) -> Any:
+    """`pos` as a `Span` where it is a run of consecutive positions, else
+    itself (a launch keeps the positions it entered: a span holds none)."""
+    n = len(pos)
+    if n < 2:
+        return pos
+    first = int(pos[0])
+    if int(pos[-1]) - first != n - 1:
+        return pos
+    if n > 2 and not bool((pos[1:] - pos[:-1] == 1).all()):
+        return pos
+    return Span(first, n)
 
 
 def _lanes(chunk: tuple) -> np.ndarray:
