@@ -163,6 +163,8 @@ class HostCompiler:
         #: outlined ops waiting for their function: (op, name, params, results)
         self.outlined: list[tuple[Operation, str, list[str], list[str]]] = []
         self.free_memo: dict[Operation, list[SSAValue]] = {}
+        #: gpu.launch_func op -> the name its launcher is bound to
+        self.launchers: dict[Operation, str] = {}
 
     # -- naming ------------------------------------------------------------ #
 

@@ -13,11 +13,13 @@ import itertools
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation
 
-from xgpu.runtime import flat
+from xgpu.runtime import flat, host_gpu
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler
 
 
 def _h_scf_for(c: HostCompiler, op: Operation) -> None:
+    if host_gpu.repeated_launch(c, op):  # a loop of one chained launch: `repeat`
+        return
     body = op.body.block
     iv = c.v(body.args[0])
     carried = c.vs(body.args[1:])

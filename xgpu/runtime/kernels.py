@@ -39,6 +39,7 @@ from xdsl.ir import Operation
 from xgpu.backend.opencl.program import KernelABI, OpenCLProgram
 from xgpu.diagnostics import symbol_text
 from xgpu.runtime.launch_limits import Limits, check_launch, opencl_limits
+from xgpu.runtime.launch_repeat import repeat_source
 from xgpu.runtime.memref import (
     HOST_MEMORY_FIX,
     MemRef,
@@ -451,6 +452,21 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     exec(compile(source, f"<xgpu-launch {ascii(info.symbol)[1:-1]}>", "exec"), ns)
     launch = ns["launch"]
     launch.source = source  # type: ignore[attr-defined]
+    if is_async:
+        # n chained launches of the site as one call (`launch_repeat`): its
+        # tight loop only where a launch on the fast path does nothing but
+        # the enqueue and the chain entry's update.
+        tight = (
+            coherence is None
+            and gpu.tracer is None
+            and not (always_buf or always_packed or info.prints)
+            and (listed or launch_slot is None)
+        )
+        params = ", ".join(["gx, gy, gz, bx, by, bz, shmem", *operands])
+        repeat = repeat_source(params, " and ".join(fast) if tight else None, listed, "_cnt" in ns)
+        exec(compile(repeat, f"<xgpu-repeat {ascii(info.symbol)[1:-1]}>", "exec"), ns)
+        launch.repeat = ns["repeat"]  # type: ignore[attr-defined]
+        launch.repeat.source = repeat  # type: ignore[attr-defined]
     return launch
 
 
