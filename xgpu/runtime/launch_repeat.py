@@ -26,6 +26,8 @@ times.
 
 from __future__ import annotations
 
+from typing import Any
+
 #: launches enqueued between two updates of the progress counter
 CHUNK = 1024
 
@@ -72,3 +74,15 @@ def repeat_source(params: str, fast: str | None, listed: bool, counted: bool) ->
         "    return d",
     ]
     return "\n".join(lines) + "\n"
+
+
+def add_repeat(launch: Any, ns: dict, symbol: str, params: str, fast: str | None, listed: bool):
+    """Generate `repeat` in `launch`'s namespace `ns` and attach it as
+    `launch.repeat` (its source as `launch.repeat.source`); see
+    `repeat_source` for `params`, `fast` and `listed`."""
+    source = repeat_source(params, fast, listed, "_cnt" in ns)
+    # The file name is for tracebacks only; ascii() escapes what a symbol may hold.
+    exec(compile(source, f"<xgpu-repeat {ascii(symbol)[1:-1]}>", "exec"), ns)
+    repeat = ns["repeat"]
+    repeat.source = source
+    launch.repeat = repeat
