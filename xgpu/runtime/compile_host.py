@@ -6,7 +6,9 @@ over `range`, `scf.if` an `if`, `scf.while` a `while True` loop, and a region
 with several blocks (`cf.br`, `cf.cond_br`, `cf.switch`) a loop over a block
 number. Nothing is interpreted op by op at run time: an iteration of a host
 loop that launches a kernel costs one call of the launch site's generated
-launcher (see `kernels`).
+launcher (see `kernels`), and a loop of only one launch chained on the loop's
+token, with loop-invariant operands, one call of the launcher's `repeat` in
+all (`host_gpu.repeated_launch`).
 
 What the host code may contain:
 
