@@ -8,7 +8,16 @@ work-items) and an out-of-order queue:
 
 - xgpu: a host `scf.for` issuing N `gpu.launch_func async` launches, each
   depending on the previous one's token, then a blocking `gpu.wait`; the host
-  function is compiled once by xgpu-run's host compiler and called with N;
+  function is compiled once by xgpu-run's host compiler and called with N.
+  A loop whose body is only one launch chained on the loop's token, with
+  loop-invariant operands, is compiled to one call of the launcher's
+  `repeat` (`xgpu.runtime.launch_repeat`): the first launch goes through the
+  launcher, the others are one enqueue each;
+- xgpu per launch (an informational row, no target): the same loop with the
+  induction variable passed as an extra `index` operand of the kernel (which
+  ignores it), so that `repeat` does not apply and every iteration calls the
+  launcher (the general path, which also sets that argument at every
+  launch), against the same raw loop;
 - raw (the baseline): the fair hand-written loop: the kernel's arguments set
   once (`Kernel.set_args`, typed scalars), then N calls of the same low-level
   `cl.enqueue_nd_range_kernel(queue, kernel, global, local, None, [event])`
@@ -68,6 +77,17 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    gpu.func @inc_at(%x: memref<?xf32>, %n: index, %it: index) kernel {
+      %i = gpu.global_id x
+      %ok = arith.cmpi ult, %i, %n : index
+      scf.if %ok {
+        %v = memref.load %x[%i] : memref<?xf32>
+        %one = arith.constant 1.0 : f32
+        %r = arith.addf %v, %one : f32
+        memref.store %r, %x[%i] : memref<?xf32>
+      }
+      gpu.return
+    }
   }
   func.func @launches(%host: memref<?xf32>, %count: index) {
     %c0 = arith.constant 0 : index
@@ -85,11 +105,33 @@ module attributes {gpu.container_module} {
     gpu.dealloc %dev : memref<?xf32>
     return
   }
+  func.func @per_launch(%host: memref<?xf32>, %count: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %t0 = gpu.wait async
+    %dev, %t1 = gpu.alloc async [%t0] (%c64) : memref<?xf32>
+    %t2 = gpu.memcpy async [%t1] %dev, %host : memref<?xf32>, memref<?xf32>
+    %t3 = scf.for %i = %c0 to %count step %c1 iter_args(%t = %t2) -> (!gpu.async.token) {
+      %tn = gpu.launch_func async [%t] @bench::@inc_at blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%dev : memref<?xf32>, %c64 : index, %i : index)
+      scf.yield %tn : !gpu.async.token
+    }
+    %t4 = gpu.memcpy async [%t3] %host, %dev : memref<?xf32>, memref<?xf32>
+    gpu.wait [%t4]
+    gpu.dealloc %dev : memref<?xf32>
+    return
+  }
 }
 """
 
 
-def xgpu_side(device: str | None, checked: bool = True, timeout: float | None = None):
+def xgpu_side(
+    device: str | None,
+    checked: bool = True,
+    timeout: float | None = None,
+    entry: str = "launches",
+):
+    """`entry` "per_launch": the loop whose launches take the general path."""
     from xgpu.runtime.api import Runner, RunOptions, load
 
     module, sources = load(PROGRAM, "bench/launch.py")
@@ -101,7 +143,7 @@ def xgpu_side(device: str | None, checked: bool = True, timeout: float | None = 
         host[:] = 0
         cpu = time.thread_time()
         start = time.perf_counter()
-        runner.call("launches", [host, n])
+        runner.call(entry, [host, n])
         elapsed = time.perf_counter() - start
         THREAD[run].append(time.thread_time() - cpu)
         assert host[0] == n, (host[0], n)
@@ -196,6 +238,7 @@ def main() -> int:
         checked, xgpu_run = xgpu_side(args.device)
         unchecked, unchecked_run = xgpu_side(args.device, checked=False)
         _, timeout_run = xgpu_side(args.device, timeout=60.0)
+        _, per_launch_run = xgpu_side(args.device, entry="per_launch")
         raw_checked = raw_side(checked)
         raw_unchecked = raw_side(unchecked)
         high_level = raw_side(checked, high_level=True)
@@ -209,6 +252,7 @@ def main() -> int:
         "xgpu unchecked": lambda: unchecked_run(n),
         "raw unchecked": lambda: raw_unchecked(n),
         "high-level": lambda: high_level(n),
+        "xgpu per launch": lambda: per_launch_run(n),
     }
     # warm-up: the first launch builds the work-group function
     times = interleaved(sides, args.runs, warmup=1)
@@ -229,6 +273,11 @@ def main() -> int:
                 TARGET,
             ),
             Row("launch vs pyopencl kernel(...) call (checked)", per["high-level"], per["xgpu"]),
+            Row(
+                "per-launch path, no repeat (induction variable as a kernel operand, checked)",
+                per["raw"],
+                per["xgpu per launch"],
+            ),
         ],
     )
     fns = {
@@ -237,6 +286,7 @@ def main() -> int:
         "xgpu --timeout 60": timeout_run,
         "xgpu unchecked": unchecked_run,
         "raw unchecked": raw_unchecked,
+        "xgpu per launch": per_launch_run,
     }
     cpu = {k: median(THREAD[f][1:]) / n for k, f in fns.items()}  # [0]: the warm-up
     print_rows(
@@ -247,6 +297,11 @@ def main() -> int:
             Row("host thread (checked, default)", cpu["raw"], cpu["xgpu"]),
             Row("host thread (--unchecked)", cpu["raw unchecked"], cpu["xgpu unchecked"]),
             Row("host thread (checked, --timeout 60)", cpu["raw"], cpu["xgpu --timeout 60"]),
+            Row(
+                "host thread, per-launch path (no repeat, checked)",
+                cpu["raw"],
+                cpu["xgpu per launch"],
+            ),
         ],
     )
     return 0

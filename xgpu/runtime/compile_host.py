@@ -6,7 +6,9 @@ over `range`, `scf.if` an `if`, `scf.while` a `while True` loop, and a region
 with several blocks (`cf.br`, `cf.cond_br`, `cf.switch`) a loop over a block
 number. Nothing is interpreted op by op at run time: an iteration of a host
 loop that launches a kernel costs one call of the launch site's generated
-launcher (see `kernels`).
+launcher (see `kernels`), and a loop of only one launch chained on the loop's
+token, with loop-invariant operands, one call of the launcher's `repeat` in
+all (`host_gpu.repeated_launch`).
 
 What the host code may contain:
 
@@ -163,6 +165,8 @@ class HostCompiler:
         #: outlined ops waiting for their function: (op, name, params, results)
         self.outlined: list[tuple[Operation, str, list[str], list[str]]] = []
         self.free_memo: dict[Operation, list[SSAValue]] = {}
+        #: gpu.launch_func op -> the name its launcher is bound to
+        self.launchers: dict[Operation, str] = {}
 
     # -- naming ------------------------------------------------------------ #
 

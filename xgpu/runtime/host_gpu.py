@@ -9,7 +9,7 @@ token dependencies as one tuple of events (`_deps`) and whether it is async;
 from __future__ import annotations
 
 from xdsl.dialects import builtin
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.runtime import flat
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler, _dtype_of, _sizes_expr
@@ -137,13 +137,17 @@ def _set_default_device(index: int) -> None:
         )
 
 
-def _h_gpu_launch_func(c: HostCompiler, op: Operation) -> None:
-    _gpu(c)
-    if op.async_object is not None:
-        raise HostCompileError(op, "gpu.launch_func with an async object is not supported")
-    if op.cluster_size_x is not None:
-        raise HostCompileError(op, "thread block clusters are not supported on OpenCL")
-    launcher = c.bind(c.hooks.launcher(op), "L")
+def _launcher(c: HostCompiler, op: Operation) -> str:
+    """The name the launcher of `op` is bound to (asked of the hooks once per op)."""
+    name = c.launchers.get(op)
+    if name is None:
+        name = c.launchers[op] = c.bind(c.hooks.launcher(op), "L")
+    return name
+
+
+def _launch_args(c: HostCompiler, op: Operation) -> list[str]:
+    """The launcher's arguments after the dependencies: sizes, dynamic shared
+    memory, kernel operands."""
     dims = c.vs(
         [
             op.grid_size_x,
@@ -155,8 +159,82 @@ def _h_gpu_launch_func(c: HostCompiler, op: Operation) -> None:
         ]
     )
     shmem = c.v(op.dynamic_shared_memory_size) if op.dynamic_shared_memory_size else "0"
-    args = ", ".join([_deps(c, op), *dims, shmem, *c.vs(op.kernel_operands)])
+    return [*dims, shmem, *c.vs(op.kernel_operands)]
+
+
+def _h_gpu_launch_func(c: HostCompiler, op: Operation) -> None:
+    _gpu(c)
+    if op.async_object is not None:
+        raise HostCompileError(op, "gpu.launch_func with an async object is not supported")
+    if op.cluster_size_x is not None:
+        raise HostCompileError(op, "thread block clusters are not supported on OpenCL")
+    launcher = _launcher(c, op)
+    args = ", ".join([_deps(c, op), *_launch_args(c, op)])
     c.w(f"{_token_target(c, op)} = {launcher}({args})", op)
+
+
+def _defined_in(value: SSAValue, loop: Operation) -> bool:
+    """Whether `value` is defined in `loop`'s region (a block argument of it
+    or the result of an op nested in it)."""
+    owner = value.owner
+    op = owner.parent_op() if isinstance(owner, Block) else owner
+    while op is not None:
+        if op is loop:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def repeated_launch(c: HostCompiler, loop: Operation) -> bool:
+    """Write `loop` (an `scf.for`) as one call of its launcher's `repeat`
+    (`launch_repeat`) when its body is only `gpu.launch_func async [%t]`
+    and `scf.yield` of that launch's token, `%t` being the loop's only
+    iter_arg and the launch's only dependency, every other operand of the
+    launch defined outside the loop, and the launcher has a `repeat` (OpenCL;
+    the simulator's launchers have none). Its iterations are then n chained
+    launches with the same sizes and operands. Returns whether it did;
+    otherwise nothing is written."""
+    body = loop.body.block
+    ops = list(body.ops)
+    if len(ops) != 2 or len(body.args) != 2 or len(loop.iter_args) != 1:
+        return False
+    launch, term = ops
+    if launch.name != "gpu.launch_func" or term.name != "scf.yield":
+        return False
+    if "unsignedCmp" in loop.properties or "unsignedCmp" in loop.attributes:
+        return False
+    token = body.args[1]
+    if launch.async_token is None or list(term.operands) != [launch.async_token]:
+        return False
+    if list(launch.async_dependencies) != [token]:
+        return False
+    if launch.async_object is not None or launch.cluster_size_x is not None:
+        return False
+    others = [o for o in launch.operands if o is not token]
+    if len(others) != len(launch.operands) - 1 or any(_defined_in(v, loop) for v in others):
+        return False
+    # Host code writes nothing at the top of an iteration (a traced run on
+    # the simulator does; its launchers have no `repeat` anyway).
+    if getattr(c.loop_top, "__func__", None) is not HostCompiler.loop_top:
+        return False
+    if getattr(c.hooks, "launcher", None) is None:
+        return False
+    _gpu(c)
+    c.current_op = launch
+    launcher = _launcher(c, launch)
+    if getattr(c.ns[launcher], "repeat", None) is None:
+        return False
+    carried = c.v(token)
+    c.assign([carried], c.vs(loop.iter_args), loop)
+    count = c.fresh("n")
+    c.w(f"{count} = len(range({c.v(loop.lb)}, {c.v(loop.ub)}, {c.v(loop.step)}))", loop)
+    c.w(f"if {count} > 0:", loop)
+    c.w.indent += 1
+    args = ", ".join([count, carried, *_launch_args(c, launch)])
+    c.w(f"{carried} = {launcher}.repeat({args})", launch)
+    c.w.indent -= 1
+    c.assign(c.vs(loop.results), [carried])
+    return True
 
 
 def _h_gpu_launch(c: HostCompiler, op: Operation) -> None:

@@ -1,5 +1,7 @@
 """Host code: the scf ops (see `compile_host` for the compiler): `scf.for`
-is a Python `for` over `range`, `scf.if` an `if`, `scf.while` a `while
+is a Python `for` over `range` (one whose body is only a `gpu.launch_func`
+chained on the loop's token, with loop-invariant operands, is one call of
+the launcher's `repeat`: `host_gpu.repeated_launch`), `scf.if` an `if`, `scf.while` a `while
 True` loop, `scf.index_switch` an `if`/`elif` chain (`flat.switch`),
 `scf.execute_region` its region inline, `scf.parallel` nested loops (one
 loop over `itertools.product` past `_PARALLEL_NEST` dimensions). Loops call
@@ -13,11 +15,13 @@ import itertools
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation
 
-from xgpu.runtime import flat
+from xgpu.runtime import flat, host_gpu
 from xgpu.runtime.compile_host import HostCompileError, HostCompiler
 
 
 def _h_scf_for(c: HostCompiler, op: Operation) -> None:
+    if host_gpu.repeated_launch(c, op):  # a loop of one chained launch: `repeat`
+        return
     body = op.body.block
     iv = c.v(body.args[0])
     carried = c.vs(body.args[1:])

@@ -21,6 +21,17 @@ launch: the kernel's memo, `DeviceContext.arg_memo`), and enqueues the kernel wi
 `_cl.enqueue_nd_range_kernel` waiting for `deps`. Global size is grid x block,
 local size is block, without the trailing dimensions of size 1. The launch is listed in the run's `watch.Watch` (its
 failures and timeouts are reported against it).
+
+The launcher of an async launch also has
+
+    launch.repeat(n, deps, gx, gy, gz, bx, by, bz, shmem, *operands) -> token
+
+n launches of the site with the same sizes and operands, each waiting for
+the one before: what n chained calls of `launch` do, the first being one,
+the others (where `launch` would take its fast path and has nothing else to
+do per launch) one enqueue each (`launch_repeat`). The host compiler writes
+an `scf.for` whose body is only such a chained launch, with loop-invariant
+operands, as one call of it (`host_gpu.repeated_launch`).
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ from xdsl.ir import Operation
 from xgpu.backend.opencl.program import KernelABI, OpenCLProgram
 from xgpu.diagnostics import symbol_text
 from xgpu.runtime.launch_limits import Limits, check_launch, opencl_limits
+from xgpu.runtime.launch_repeat import add_repeat
 from xgpu.runtime.memref import (
     HOST_MEMORY_FIX,
     MemRef,
@@ -451,6 +463,17 @@ def make_launcher(info: KernelInfo, gpu: GpuRuntime, is_async: bool, op: Operati
     exec(compile(source, f"<xgpu-launch {ascii(info.symbol)[1:-1]}>", "exec"), ns)
     launch = ns["launch"]
     launch.source = source  # type: ignore[attr-defined]
+    if is_async:
+        # n chained launches of the site as one call (`launch_repeat`), its
+        # tight loop where a launch on the fast path is only the enqueue.
+        tight = (
+            coherence is None
+            and gpu.tracer is None
+            and not (always_buf or always_packed or info.prints)
+            and (listed or launch_slot is None)
+        )
+        params = ", ".join(["gx, gy, gz, bx, by, bz, shmem", *operands])
+        add_repeat(launch, ns, info.symbol, params, " and ".join(fast) if tight else None, listed)
     return launch
 
 
