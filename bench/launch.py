@@ -1,6 +1,6 @@
 """Per-launch cost of xgpu-run's compiled host code against a raw pyopencl loop.
 
-    python bench/launch.py [--launches 10000] [--runs 7] [--quick] [--tiny]
+    python bench/launch.py [--launches 10000] [--runs 21] [--quick] [--tiny]
 
 All sides run in this process, on the same OpenCL device, with the same
 kernel (the OpenCL C xgpu emits for a trivial `x[i] += 1` gpu.func over 64
@@ -17,7 +17,8 @@ work-items) and an out-of-order queue:
   induction variable passed as an extra `index` operand of the kernel (which
   ignores it), so that `repeat` does not apply and every iteration calls the
   launcher (the general path, which also sets that argument at every
-  launch), against the same raw loop;
+  launch), against a raw loop that sets that argument before each enqueue
+  with the call xgpu's launcher makes (`Kernel._set_arg_buf_pack_multi`);
 - raw (the baseline): the fair hand-written loop: the kernel's arguments set
   once (`Kernel.set_args`, typed scalars), then N calls of the same low-level
   `cl.enqueue_nd_range_kernel(queue, kernel, global, local, None, [event])`
@@ -153,7 +154,7 @@ def xgpu_side(
     return runner, run
 
 
-def raw_side(runner, high_level: bool = False):
+def raw_side(runner, high_level: bool = False, per_launch: bool = False):
     """A raw pyopencl loop launching the kernel of `runner`'s program (its
     own cl.Kernel of the same build, its own queue and buffers): arguments
     set once and `cl.enqueue_nd_range_kernel`, or with `high_level` pyopencl's
@@ -164,7 +165,7 @@ def raw_side(runner, high_level: bool = False):
     ctx = gpu.context
     gpu_module = next(op for op in runner.module.walk() if op.name == "gpu.module")
     program, built = runner.kernel_cache().program(gpu_module)
-    abi = program.kernels["inc"]
+    abi = program.kernels["inc_at" if per_launch else "inc"]
     knl = cl.Kernel(built, abi.cl_name)
     knl.set_scalar_arg_dtypes(abi.scalar_arg_dtypes())
     queue = cl.CommandQueue(
@@ -189,6 +190,10 @@ def raw_side(runner, high_level: bool = False):
     }
     args = [values[p.kind] for p in abi.params]
     enqueue = cl.enqueue_nd_range_kernel
+    # @inc_at's third argument (the iteration), set before every launch
+    # with the call xgpu's launcher makes for an integer that changed.
+    at = [k for k, p in enumerate(abi.params) if p.kind == "scalar" and p.arg == 2]
+    pack = knl._set_arg_buf_pack_multi
 
     def run_raw(n: int) -> float:
         host[:] = 0
@@ -197,6 +202,22 @@ def raw_side(runner, high_level: bool = False):
         event = cl.enqueue_copy(queue, buf, host, is_blocking=False)
         knl.set_args(*args)
         for _ in range(n):
+            event = enqueue(queue, knl, (64,), (64,), None, [event])
+        cl.enqueue_copy(queue, host, buf, wait_for=[event], is_blocking=True)
+        elapsed = time.perf_counter() - start
+        THREAD[run_side].append(time.thread_time() - cpu)
+        assert host[0] == n, (host[0], n)
+        return elapsed
+
+    def run_raw_per_launch(n: int) -> float:
+        host[:] = 0
+        cpu = time.thread_time()
+        start = time.perf_counter()
+        event = cl.enqueue_copy(queue, buf, host, is_blocking=False)
+        knl.set_args(*args)
+        (k,) = at
+        for i in range(n):
+            pack((k, b"l", i))
             event = enqueue(queue, knl, (64,), (64,), None, [event])
         cl.enqueue_copy(queue, host, buf, wait_for=[event], is_blocking=True)
         elapsed = time.perf_counter() - start
@@ -217,7 +238,7 @@ def raw_side(runner, high_level: bool = False):
         assert host[0] == n, (host[0], n)
         return elapsed
 
-    run_side = run_high_level if high_level else run_raw
+    run_side = run_high_level if high_level else run_raw_per_launch if per_launch else run_raw
     THREAD[run_side] = []
     return run_side
 
@@ -225,7 +246,7 @@ def raw_side(runner, high_level: bool = False):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--launches", type=int, default=10000)
-    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--quick", action="store_true", help="2,000 launches, 3 runs")
     ap.add_argument("--tiny", action="store_true", help="50 launches, 1 run (the bench's test)")
     ap.add_argument("--device", default=None)
@@ -242,6 +263,7 @@ def main() -> int:
         raw_checked = raw_side(checked)
         raw_unchecked = raw_side(unchecked)
         high_level = raw_side(checked, high_level=True)
+        raw_per_launch = raw_side(checked, per_launch=True)
     except Exception as err:  # no device, no emitter: say so, do not fail `make bench`
         return skip("bench/launch.py", f"{type(err).__name__}: {err}")
     n = args.launches
@@ -253,6 +275,7 @@ def main() -> int:
         "raw unchecked": lambda: raw_unchecked(n),
         "high-level": lambda: high_level(n),
         "xgpu per launch": lambda: per_launch_run(n),
+        "raw per launch": lambda: raw_per_launch(n),
     }
     # warm-up: the first launch builds the work-group function
     times = interleaved(sides, args.runs, warmup=1)
@@ -275,7 +298,7 @@ def main() -> int:
             Row("launch vs pyopencl kernel(...) call (checked)", per["high-level"], per["xgpu"]),
             Row(
                 "per-launch path, no repeat (induction variable as a kernel operand, checked)",
-                per["raw"],
+                per["raw per launch"],
                 per["xgpu per launch"],
             ),
         ],
@@ -287,6 +310,7 @@ def main() -> int:
         "xgpu unchecked": unchecked_run,
         "raw unchecked": raw_unchecked,
         "xgpu per launch": per_launch_run,
+        "raw per launch": raw_per_launch,
     }
     cpu = {k: median(THREAD[f][1:]) / n for k, f in fns.items()}  # [0]: the warm-up
     print_rows(
@@ -299,7 +323,7 @@ def main() -> int:
             Row("host thread (checked, --timeout 60)", cpu["raw"], cpu["xgpu --timeout 60"]),
             Row(
                 "host thread, per-launch path (no repeat, checked)",
-                cpu["raw"],
+                cpu["raw per launch"],
                 cpu["xgpu per launch"],
             ),
         ],

@@ -1,5 +1,5 @@
 """xgpu-run's OpenCL launchers set only the kernel arguments that changed
-since the kernel's last launch (`xgpu.runtime.kernels.make_launcher`, the
+since the kernel's last launch (`xgpu.runtime.launcher.make_launcher`, the
 memo of `DeviceContext.arg_memo`): launches that change one argument at a
 time (another buffer, another scalar, -0.0 after 0.0, another size) compute
 what they would with every argument set, checked and unchecked, from one
@@ -126,3 +126,72 @@ def test_launcher_skips_unchanged_arguments():
     assert "is not _c[0]" in source
     guarded, always = source.split("_c[0], ")[0], source.split("_c[0], ")[1]
     assert "_setm(" in guarded and "lid" in always.split("_enq")[0]
+
+
+# Two sites of @put take turns in a loop, each with scalars of its own that
+# change at every iteration: a site's scalar-only path must not take the
+# other site's arguments for its own.
+TWO_SITES = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @put(%m: memref<?xf32>, %v: f32, %k: i32, %n: index) kernel {
+      %i = gpu.global_id x
+      %ok = arith.cmpi ult, %i, %n : index
+      scf.if %ok {
+        %ii = arith.index_cast %i : index to i32
+        %fi = arith.sitofp %ii : i32 to f32
+        %kf = arith.sitofp %k : i32 to f32
+        %p = arith.mulf %v, %fi : f32
+        %r = arith.subf %p, %kf : f32
+        memref.store %r, %m[%i] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%out: memref<?x8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %d = gpu.alloc () : memref<8xf32>
+    %dv = memref.cast %d : memref<8xf32> to memref<?xf32>
+    scf.for %r = %c0 to %c3 step %c1 {
+      %ri = arith.index_cast %r : index to i32
+      %rf = arith.sitofp %ri : i32 to f32
+      %two = arith.constant 2.0 : f32
+      %v = arith.addf %rf, %two : f32
+      %n = arith.addi %r, %c3 : index
+      gpu.launch_func @k::@put blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1)
+          args(%dv : memref<?xf32>, %v : f32, %ri : i32, %c8 : index)
+      %row = arith.addi %r, %r : index
+      %s0 = memref.subview %out[%row, 0] [1, 8] [1, 1] : memref<?x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+      gpu.memcpy %s0, %d : memref<8xf32, strided<[1], offset: ?>>, memref<8xf32>
+      %k10 = arith.constant 10 : i32
+      %k = arith.addi %ri, %k10 : i32
+      gpu.launch_func @k::@put blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1)
+          args(%dv : memref<?xf32>, %rf : f32, %k : i32, %n : index)
+      %row1 = arith.addi %row, %c1 : index
+      %s1 = memref.subview %out[%row1, 0] [1, 8] [1, 1] : memref<?x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+      gpu.memcpy %s1, %d : memref<8xf32, strided<[1], offset: ?>>, memref<8xf32>
+    }
+    gpu.dealloc %d : memref<8xf32>
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("checked", [True, False])
+def test_two_sites_with_changing_scalars(checked: bool):
+    import xgpu
+
+    out = np.zeros((6, 8), np.float32)
+    xgpu.run(TWO_SITES, args=[out], checked=checked)
+    i = np.arange(8, dtype=np.float32)
+    m = np.zeros(8, np.float32)
+    for r in range(3):
+        m[:] = np.float32(r + 2.0) * i - r
+        np.testing.assert_array_equal(out[2 * r], m, err_msg=f"first site, iteration {r}")
+        n = r + 3
+        m[:n] = np.float32(r) * i[:n] - (r + 10)
+        np.testing.assert_array_equal(out[2 * r + 1], m, err_msg=f"second site, iteration {r}")

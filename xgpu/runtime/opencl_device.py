@@ -207,7 +207,7 @@ class DeviceContext:
         self.programs: dict[tuple[str, str], cl.Program] = {}
         self.kernels: dict[tuple[int, str], cl.Kernel] = {}
         #: per kernel (by id: `kernels` keeps them alive), the argument values
-        #: its launchers set last (`xgpu.runtime.kernels.make_launcher`)
+        #: its launchers set last (`xgpu.runtime.launcher.make_launcher`)
         self.arg_memos: dict[int, list] = {}
         self.description = describe(device)
         self.host_unified = bool(getattr(device, "host_unified_memory", False))
