@@ -108,6 +108,9 @@ class SimRuntime:
     ):
         import sys
 
+        from xgpu.backend.sim.memory_policy import keep_freed_memory
+
+        keep_freed_memory()
         self.scheduler = Scheduler(schedule, seed)
         if record_order:
             self.scheduler.order = []
