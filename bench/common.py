@@ -44,6 +44,48 @@ def interleaved(
     return times
 
 
+def paired(
+    sides: dict[str, Callable[[], float | None]],
+    pairs: Sequence[tuple[str, str]],
+    runs: int,
+    warmup: int = 0,
+) -> dict[tuple[str, str], tuple[list[float], list[float]]]:
+    """`runs` rounds of the `pairs` of sides (xgpu, baseline), each pair run
+    back to back (which of the two goes first alternating from round to
+    round, the order of the pairs rotating), after `warmup` untimed calls of
+    every side: per pair, the times of its two sides, round by round (a side
+    in two pairs runs once for each)."""
+    for _ in range(warmup):
+        for fn in sides.values():
+            fn()
+
+    def timed(k: str) -> float:
+        start = time.perf_counter()
+        measured = sides[k]()
+        return time.perf_counter() - start if measured is None else measured
+
+    out: dict[tuple[str, str], tuple[list[float], list[float]]] = {p: ([], []) for p in pairs}
+    order = list(pairs)
+    for i in range(runs):
+        shift = i % len(order)
+        for pair in order[shift:] + order[:shift]:
+            a, b = pair
+            if i % 2:
+                tb = timed(b)
+                ta = timed(a)
+            else:
+                ta = timed(a)
+                tb = timed(b)
+            out[pair][0].append(ta)
+            out[pair][1].append(tb)
+    return out
+
+
+def paired_ratio(xs: Sequence[float], bs: Sequence[float]) -> float:
+    """The median of the round-by-round ratios xgpu / baseline."""
+    return statistics.median(x / b for x, b in zip(xs, bs, strict=True))
+
+
 def median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
@@ -89,7 +131,7 @@ def fmt_time(seconds: float) -> str:
 @dataclass
 class Row:
     """One figure: `xgpu` against `baseline` (seconds, medians), judged by
-    `target`."""
+    `target` on their ratio (or on `paired`)."""
 
     name: str
     baseline: float
@@ -97,9 +139,15 @@ class Row:
     target: Target | None = None
     #: how to print the times (default: fmt_time)
     unit: Callable[[float], str] = fmt_time
+    #: the median of round-by-round ratios of runs made back to back
+    #: (`paired`), which is then the row's ratio: where the machine's speed
+    #: drifts between phases, it compares runs of the same phase
+    paired: float | None = None
 
     @property
     def ratio(self) -> float:
+        if self.paired is not None:
+            return self.paired
         return self.xgpu / self.baseline if self.baseline > 0 else float("nan")
 
     def met(self) -> bool | None:

@@ -230,15 +230,12 @@ def test_repeat_enqueues_the_later_launches_itself(options):
 
     events: list = []
     unchained: list[int] = []  # enqueues not waiting for the one before
-    stale: list[int] = []  # enqueues when the chain entry's event was not the last
+    last: list[bool] = []  # at the blocking wait: the chain entry holds the last event
 
     def counted_enqueue(*args):
         calls["enqueue"] += 1
-        if events:
-            if tuple(args[5]) != (events[-1],):
-                unchained.append(calls["enqueue"])
-            if "_me" in ns and ns["_me"][0][1] is not events[-1]:
-                stale.append(calls["enqueue"])
+        if events and tuple(args[5]) != (events[-1],):
+            unchained.append(calls["enqueue"])
         event = enqueue(*args)
         events.append(event)
         return event
@@ -249,6 +246,8 @@ def test_repeat_enqueues_the_later_launches_itself(options):
 
     def listed(all_done: bool = False) -> None:
         seen.append((len(watch.launches), len(watch.inflight)))
+        if "_me" in ns and not last:
+            last.append(ns["_me"][0][1] is events[-1])
         check(all_done)
 
     ns["launch"], ns["_enq"], watch.check = counted_launch, counted_enqueue, listed
@@ -259,8 +258,9 @@ def test_repeat_enqueues_the_later_launches_itself(options):
         ns["launch"], ns["_enq"] = launch, enqueue
         del watch.check
     assert calls == {"launch": 1, "enqueue": 500}
-    assert not unchained and not stale
+    assert not unchained
     assert ("_me" in ns) == (options != "unchecked")
+    assert last == ([] if options == "unchecked" else [True])
     np.testing.assert_array_equal(host, np.full(16, 500.0))
     # Listed as 500 launches one by one are (`watch`): one id and at most one
     # event (the chain's) at the blocking gpu.wait; nothing without a record

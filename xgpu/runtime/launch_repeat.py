@@ -17,9 +17,10 @@ buffer set at every launch, no `gpu.printf` output to flush) and its fast
 path holds after the first launch (the kernel's arguments are still the ones
 it set, its launch id is still listed and its chain entry in the watch holds
 the first launch's event), each is one enqueue waiting for the previous
-event, which then becomes the chain entry's event (so that a timeout or a
-Ctrl-C in the middle of the loop sees the chain as n calls of `launch` would
-have left it). The progress counter goes up by the launches about to be
+event; the last becomes the chain entry's event when the loop ends, or
+when an enqueue fails or a Ctrl-C interrupts it (a timeout is seen only in
+a wait, after the loop: the chain is then as n calls of `launch` would have
+left it). The progress counter goes up by the launches about to be
 enqueued, `CHUNK` at a time. Otherwise `repeat` calls `launch` n - 1 more
 times.
 """
@@ -47,26 +48,32 @@ def repeat_source(params: str, fast: str | None, listed: bool, counted: bool) ->
         if listed:
             cond += " and (lid := _m[0]) in _launches and (ent := _me[0])[0] == lid"
             cond += " and ent[1] is d[0]"
-        step = ["e = _enq(_q, _k, gs, ls, None, (e,), False, True)"]
-        if listed:
-            step.append("ent[1] = e")
+        step = "e = enq(q, kern, gs, ls, None, (e,), False, True)"
+        if counted:
+            loop = [
+                "n -= 1",
+                "while n:",
+                f"    k = n if n < {CHUNK} else {CHUNK}",
+                "    n -= k",
+                "    _cnt[0] += k",
+                "    for _ in range(k):",
+                "        " + step,
+            ]
+        else:
+            loop = ["for _ in range(n - 1):", "    " + step]
         lines += [
             f"    if n > 1 and {cond}:",
             "        e, gs, ls = d[0], _p[1], _p[2]",
+            "        enq, q, kern = _enq, _q, _k",
         ]
-        if counted:
-            lines += [
-                "        n -= 1",
-                "        while n:",
-                f"            k = n if n < {CHUNK} else {CHUNK}",
-                "            n -= k",
-                "            _cnt[0] += k",
-                "            for _ in range(k):",
-            ]
-            lines += ["                " + s for s in step]
+        if listed:
+            # The chain entry's event is the last enqueued, also when an
+            # enqueue fails or a Ctrl-C lands in the loop.
+            lines.append("        try:")
+            lines += ["            " + line for line in loop]
+            lines += ["        finally:", "            ent[1] = e"]
         else:
-            lines.append("        for _ in range(n - 1):")
-            lines += ["            " + s for s in step]
+            lines += ["        " + line for line in loop]
         lines.append("        return (e,)")
     lines += [
         "    for _ in range(n - 1):",
