@@ -153,13 +153,23 @@ class Row:
     def met(self) -> bool | None:
         return None if self.target is None else self.target.met(self)
 
+    def _ratio_text(self) -> str:
+        if self.ratio != self.ratio:
+            return "-"
+        if self.target is not None and self.target.at_least is not None:
+            # a ratio of speeds: say it as the target does
+            if self.xgpu <= 0:
+                return "xgpu below the clock's resolution"
+            return f"{self.ratio:.2f}x (baseline / xgpu {self.baseline / self.xgpu:.0f}x)"
+        return f"{self.ratio:.2f}x"
+
     def cells(self) -> list[str]:
         met = self.met()
         return [
             self.name,
             self.unit(self.baseline),
             self.unit(self.xgpu),
-            f"{self.ratio:.2f}x" if self.ratio == self.ratio else "-",
+            self._ratio_text(),
             self.target.text if self.target is not None else "(informational)",
             "-" if met is None else ("met" if met else "NOT MET"),
         ]
