@@ -76,10 +76,9 @@ TARGET = Target(at_most=1.1)
 THREAD: dict = {}
 
 
-PROGRAM = """
-module attributes {gpu.container_module} {
-  gpu.module @bench {
-    gpu.func @inc(%x: memref<?xf32>, %n: index) kernel {
+# @inc's body; @inc_at takes the iteration too (and ignores it).
+KERNEL = """
+    gpu.func @NAME(%x: memref<?xf32>, %n: indexEXTRA) kernel {
       %i = gpu.global_id x
       %ok = arith.cmpi ult, %i, %n : index
       scf.if %ok {
@@ -89,20 +88,11 @@ module attributes {gpu.container_module} {
         memref.store %r, %x[%i] : memref<?xf32>
       }
       gpu.return
-    }
-    gpu.func @inc_at(%x: memref<?xf32>, %n: index, %it: index) kernel {
-      %i = gpu.global_id x
-      %ok = arith.cmpi ult, %i, %n : index
-      scf.if %ok {
-        %v = memref.load %x[%i] : memref<?xf32>
-        %one = arith.constant 1.0 : f32
-        %r = arith.addf %v, %one : f32
-        memref.store %r, %x[%i] : memref<?xf32>
-      }
-      gpu.return
-    }
-  }
-  func.func @launches(%host: memref<?xf32>, %count: index) {
+    }"""
+
+# A host function launching N chained launches of KERNEL_ARGS from a loop.
+LOOP = """
+  func.func @NAME(%host: memref<?xf32>, %count: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
@@ -110,32 +100,30 @@ module attributes {gpu.container_module} {
     %dev, %t1 = gpu.alloc async [%t0] (%c64) : memref<?xf32>
     %t2 = gpu.memcpy async [%t1] %dev, %host : memref<?xf32>, memref<?xf32>
     %t3 = scf.for %i = %c0 to %count step %c1 iter_args(%t = %t2) -> (!gpu.async.token) {
-      %tn = gpu.launch_func async [%t] @bench::@inc blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%dev : memref<?xf32>, %c64 : index)
+      %tn = gpu.launch_func async [%t] @bench::KERNEL_ARGS
       scf.yield %tn : !gpu.async.token
     }
     %t4 = gpu.memcpy async [%t3] %host, %dev : memref<?xf32>, memref<?xf32>
     gpu.wait [%t4]
     gpu.dealloc %dev : memref<?xf32>
     return
-  }
-  func.func @per_launch(%host: memref<?xf32>, %count: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    %t0 = gpu.wait async
-    %dev, %t1 = gpu.alloc async [%t0] (%c64) : memref<?xf32>
-    %t2 = gpu.memcpy async [%t1] %dev, %host : memref<?xf32>, memref<?xf32>
-    %t3 = scf.for %i = %c0 to %count step %c1 iter_args(%t = %t2) -> (!gpu.async.token) {
-      %tn = gpu.launch_func async [%t] @bench::@inc_at blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%dev : memref<?xf32>, %c64 : index, %i : index)
-      scf.yield %tn : !gpu.async.token
-    }
-    %t4 = gpu.memcpy async [%t3] %host, %dev : memref<?xf32>, memref<?xf32>
-    gpu.wait [%t4]
-    gpu.dealloc %dev : memref<?xf32>
-    return
-  }
-}
-"""
+  }"""
+
+_SIZES = "blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)"
+PROGRAM = (
+    "module attributes {gpu.container_module} {\n  gpu.module @bench {"
+    + KERNEL.replace("NAME", "inc").replace("EXTRA", "")
+    + KERNEL.replace("NAME", "inc_at").replace("EXTRA", ", %it: index")
+    + "\n  }"
+    + LOOP.replace("NAME", "launches").replace(
+        "KERNEL_ARGS", f"@inc {_SIZES} args(%dev : memref<?xf32>, %c64 : index)"
+    )
+    + LOOP.replace("NAME", "per_launch").replace(
+        "KERNEL_ARGS",
+        f"@inc_at {_SIZES} args(%dev : memref<?xf32>, %c64 : index, %i : index)",
+    )
+    + "\n}\n"
+)
 
 
 def xgpu_side(

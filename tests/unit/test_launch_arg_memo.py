@@ -131,24 +131,12 @@ def test_launcher_skips_unchanged_arguments():
 # Two sites of @put take turns in a loop, each with scalars of its own that
 # change at every iteration: a site's scalar-only path must not take the
 # other site's arguments for its own.
-TWO_SITES = """
+TWO_SITES = (
+    """
 module attributes {gpu.container_module} {
-  gpu.module @k {
-    gpu.func @put(%m: memref<?xf32>, %v: f32, %k: i32, %n: index) kernel {
-      %i = gpu.global_id x
-      %ok = arith.cmpi ult, %i, %n : index
-      scf.if %ok {
-        %ii = arith.index_cast %i : index to i32
-        %fi = arith.sitofp %ii : i32 to f32
-        %kf = arith.sitofp %k : i32 to f32
-        %p = arith.mulf %v, %fi : f32
-        %r = arith.subf %p, %kf : f32
-        memref.store %r, %m[%i] : memref<?xf32>
-      }
-      gpu.return
-    }
-  }
-  func.func @main(%out: memref<?x8xf32>) {
+"""
+    + PROGRAM[PROGRAM.index("  gpu.module @k {") : PROGRAM.index("  func.func @main(")]
+    + """  func.func @main(%out: memref<?x8xf32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c3 = arith.constant 3 : index
@@ -179,6 +167,7 @@ module attributes {gpu.container_module} {
   }
 }
 """
+)
 
 
 @pytest.mark.parametrize("checked", [True, False])
