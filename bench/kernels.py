@@ -35,9 +35,10 @@ side is warmed up twice and run --runs times, the sides taking turns (and
 rotating which goes first) so that all see the same machine load. The time of a run is the kernel event's
 profiling `end - start`.
 
-Printed per case (bench/common.py's rows, medians of the runs): the
-unchecked generated kernel against the fastest hand-written version of the
-same algorithm (the matmul has two: 2-D indexed `matmul_tiled.cl` and
+Printed per case (bench/common.py's rows, medians of the runs; the ratio is
+the median of the rounds' ratios, each round's sides having run back to
+back): the unchecked generated kernel against the fastest hand-written
+version of the same algorithm (the matmul has two: 2-D indexed `matmul_tiled.cl` and
 flat-indexed `matmul_tiled_flat.cl`), judged by the OpenCL backend issue's
 target, at most 1.10x; the checked side against the same baseline
 (informational: the cost of the bounds checks). Then, when both reduce cases
@@ -61,7 +62,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import Row, Target, fmt_time, median, print_rows, skip  # noqa: E402
+from common import Row, Target, fmt_time, median, paired_ratio, print_rows, skip  # noqa: E402
 
 TARGET = Target(at_most=1.10)
 WARMUP = 2
@@ -430,14 +431,33 @@ def main() -> int:
         hands = {k: v for k, v in med.items() if k.startswith("hand-written")}
         best = min(hands, key=hands.__getitem__)
         base = hands[best]
-        rows.append(Row(f"{name}: generated (--unchecked)", base, med["generated"], TARGET))
-        rows.append(Row(f"{name}: checked (default)", base, med["checked"]))
+        # The ratio of runs of the same round (back to back): the machine's
+        # speed moves between phases of a run.
+        hand = times[best]
+        rows.append(
+            Row(
+                f"{name}: generated (--unchecked)",
+                base,
+                med["generated"],
+                TARGET,
+                paired=paired_ratio(times["generated"], hand),
+            )
+        )
+        rows.append(
+            Row(
+                f"{name}: checked (default)",
+                base,
+                med["checked"],
+                paired=paired_ratio(times["checked"], hand),
+            )
+        )
         variants = ", ".join(f"{k} {fmt_time(v)}" for k, v in hands.items())
         notes.append(f"  {name}: {CASES[name].note}; baseline: {best} ({variants})")
     print_rows(
         "Kernels (bench/kernels.py)",
         f"kernel time (OpenCL profiling end - start), median of {args.runs} runs per side, "
-        f"sides taking turns after {WARMUP} warm-ups; results checked against numpy; "
+        f"sides taking turns after {WARMUP} warm-ups; ratio: the median of the {args.runs} "
+        "rounds' ratios; results checked against numpy; "
         "baseline: the fastest hand-written version of the same algorithm",
         rows,
     )
