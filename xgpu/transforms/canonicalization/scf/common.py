@@ -9,9 +9,7 @@ from collections.abc import Sequence
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
-from xgpu.transforms.canonicalization.arith import (
-    inline_block_before,
-)
+from xgpu.transforms.canonicalization.arith import inline_block_before
 
 
 def _terminator(block: Block) -> Operation:

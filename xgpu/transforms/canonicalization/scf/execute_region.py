@@ -6,9 +6,7 @@ from __future__ import annotations
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from xgpu.dialects import scf
-from xgpu.transforms.canonicalization.scf.common import (
-    replace_op_with_region,
-)
+from xgpu.transforms.canonicalization.scf.common import replace_op_with_region
 
 
 class SingleBlockExecuteInliner(RewritePattern):

@@ -12,9 +12,7 @@ from xgpu.transforms.canonicalization.arith import (
     int_bits,
     to_signed,
 )
-from xgpu.transforms.canonicalization.scf.common import (
-    _terminator,
-)
+from xgpu.transforms.canonicalization.scf.common import _terminator
 
 
 class FoldConstantCase(RewritePattern):

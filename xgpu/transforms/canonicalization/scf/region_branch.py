@@ -13,11 +13,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from xgpu.dialects import scf
-from xgpu.transforms.canonicalization.scf.common import (
-    _move_region,
-    _parent_region,
-    _terminator,
-)
+from xgpu.transforms.canonicalization.scf.common import _move_region, _parent_region, _terminator
 
 # A successor edge: the op owning a successor operand, the operand's index,
 # and the successor input (block argument or result) it is forwarded to.
