@@ -18,9 +18,7 @@ from xgpu.backend.opencl import memref as mr
 from xgpu.backend.opencl import reductions as red
 from xgpu.backend.opencl.errors import EmitError
 from xgpu.backend.opencl.names import LocalNamer
-from xgpu.backend.opencl.program import (
-    KernelABI,
-)
+from xgpu.backend.opencl.program import KernelABI
 from xgpu.backend.opencl.ranges import Ranges
 from xgpu.backend.opencl.signature import FunctionSignature, c_scalar_or_fail
 from xgpu.backend.opencl.types import (

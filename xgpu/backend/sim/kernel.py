@@ -39,9 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from xdsl.dialects.builtin import (
-    MemRefType,
-)
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.analysis.calls import functions_reaching

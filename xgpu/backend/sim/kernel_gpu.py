@@ -9,18 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects.builtin import (
-    UnitAttr,
-)
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation
 
 from xgpu.backend.sim.kernel_runtime import CTX
-from xgpu.runtime.compile_host import (
-    HostCompileError,
-)
-from xgpu.runtime.memref import (
-    RuntimeFailure,
-)
+from xgpu.runtime.compile_host import HostCompileError
+from xgpu.runtime.memref import RuntimeFailure
 from xgpu.semantics import gpu as gsem
 from xgpu.semantics.printf import Printf, PrintfError, compile_printf
 

@@ -14,9 +14,7 @@ from xdsl.ir import Operation
 from xgpu.backend.sim.kernel_runtime import Freed, _value_label
 from xgpu.diagnostics import symbol_text
 from xgpu.runtime import flat
-from xgpu.runtime.compile_host import (
-    HostCompileError,
-)
+from xgpu.runtime.compile_host import HostCompileError
 from xgpu.runtime.host_memref import _rank_reduction, _static_and_dynamic
 from xgpu.runtime.memref import (
     DYNAMIC,

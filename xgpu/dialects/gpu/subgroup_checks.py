@@ -16,9 +16,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from xgpu.diagnostics import OpDiagnostic
-from xgpu.dialects.gpu.attributes import (
-    AllReduceOperation,
-)
+from xgpu.dialects.gpu.attributes import AllReduceOperation
 
 _INT_OR_FLOAT = "Integer or Float"
 _INT_OR_FLOAT_OR_VEC = (

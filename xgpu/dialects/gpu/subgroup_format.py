@@ -12,9 +12,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute
-from xdsl.irdl import (
-    IRDLOperation,
-)
+from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
@@ -32,9 +30,7 @@ from xgpu.dialects.gpu.attributes import (
     BroadcastTypeAttr,
     ShuffleModeAttr,
 )
-from xgpu.dialects.gpu.utils import (
-    parse_enum_keyword,
-)
+from xgpu.dialects.gpu.utils import parse_enum_keyword
 
 
 def _print_enum_keyword(printer: Printer, state: PrintingState, attr: Attribute | None):
