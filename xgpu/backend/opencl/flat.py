@@ -3,7 +3,7 @@
 C compilers bound the nesting of brackets: clang (PoCL's compiler, and the
 one behind most OpenCL drivers) stops at 256 (`-fbracket-depth`), and each
 `scf.for`, `scf.if` or `scf.while` of `emit` opens a brace. From
-`FLAT_DEPTH` braces on, `emit.FunctionEmitter.emit_op` hands these ops to the
+`FLAT_DEPTH` braces on, `function.FunctionEmitter.emit_op` hands these ops to the
 handlers below instead, which write the same control flow without a brace:
 
     scf.for            T iv = lb;  L: ;  if (!(iv < ub)) goto E;  body  iv += step;  goto L;  E: ;

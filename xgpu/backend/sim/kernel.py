@@ -24,8 +24,13 @@ per-element written flags, `V_h` the race detector's shadow, `V_o` offset,
 `V_nK` sizes, `V_sK` strides, `V_e` the storage's element count), so a load
 is a bounds check, one position computation and its check against the
 storage, one written-flag test and one array read. Failures raise the
-small exceptions below; `workgroup` maps them to the op (by the generated
-line) and reads the indices from the frame's locals.
+small exceptions of `kernel_runtime`; `workgroup` maps them to the op (by the
+generated line) and reads the indices from the frame's locals.
+
+Here: the compiler (`KernelCompiler`), what it produces (`KernelProgram`) and
+the table of its op handlers (`KERNEL_HANDLERS`); the handlers are in
+`kernel_memref` (memref ops) and `kernel_gpu` (gpu ops, func.call), what the
+generated code calls at run time in `kernel_runtime`.
 """
 
 from __future__ import annotations
@@ -34,17 +39,64 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-from xdsl.dialects.builtin import (
-    MemRefType,
-    UnitAttr,
-)
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xgpu.analysis.calls import functions_reaching
 from xgpu.backend.sim import asserts, atomics
 from xgpu.backend.sim import mma as sim_mma
-from xgpu.diagnostics import symbol_text
+from xgpu.backend.sim.kernel_gpu import (  # noqa: F401  (re-exported)
+    _all_reduce_combine,
+    _broadcast_fn,
+    _combine_fn,
+    _h_all_reduce,
+    _h_barrier,
+    _h_broadcast,
+    _h_call,
+    _h_id,
+    _h_printf,
+    _h_rotate,
+    _h_shuffle,
+    _h_subgroup_query,
+    _h_subgroup_reduce,
+    _printer,
+    _reduce_kind,
+    _rotate_fn,
+    _shuffle_fn,
+    _subgroup_reduce_fn,
+    write_output,
+)
+from xgpu.backend.sim.kernel_memref import (  # noqa: F401  (re-exported)
+    _byte_view,
+    _device_global,
+    _h_alias,
+    _h_alloca,
+    _h_assume_alignment,
+    _h_dim,
+    _h_dsm,
+    _h_get_global,
+    _h_load,
+    _h_metadata,
+    _h_reinterpret,
+    _h_store,
+    _h_subview,
+    _h_view,
+    _reinterpret_checked,
+    memref_access,
+)
+from xgpu.backend.sim.kernel_runtime import (  # noqa: F401  (re-exported)
+    CTX,
+    FREED,
+    Freed,
+    OutOfBounds,
+    Uninitialized,
+    _FreedMemory,
+    _oob,
+    _uninit,
+    _value_label,
+    new_memory,
+    unpack,
+)
 from xgpu.mangle import Namer
 from xgpu.runtime import flat
 from xgpu.runtime.compile_host import (
@@ -53,21 +105,11 @@ from xgpu.runtime.compile_host import (
     HostCompiler,
     handlers,
 )
-from xgpu.runtime.host_memref import _rank_reduction, _static_and_dynamic
 from xgpu.runtime.memref import (
-    DYNAMIC,
     MemRef,
     RuntimeFailure,
-    Storage,
-    checked_view,
     numpy_dtype,
-    view_bounds_message,
-    zeros,
 )
-from xgpu.semantics import gpu as gsem
-from xgpu.semantics.printf import Printf, PrintfError, compile_printf
-
-CTX = "_w, _tx, _ty, _tz, _bx, _by, _bz, _nx, _ny, _nz, _gx, _gy, _gz"
 
 SYNC_OPS = frozenset(
     [
@@ -80,81 +122,6 @@ SYNC_OPS = frozenset(
         *sim_mma.SYNC_OPS,
     ]
 )
-
-
-# --------------------------------------------------------------------------- #
-# What failures the generated code raises
-
-
-class OutOfBounds(Exception):
-    pass
-
-
-class Uninitialized(Exception):
-    pass
-
-
-class Freed(Exception):
-    pass
-
-
-def _oob() -> None:
-    raise OutOfBounds
-
-
-def _uninit() -> None:
-    raise Uninitialized
-
-
-class _FreedMemory:
-    """Stands for the data and written flags of deallocated memory."""
-
-    __slots__ = ()
-
-    def _fail(self, *args: Any) -> Any:
-        raise Freed
-
-    __getitem__ = __setitem__ = item = _fail
-
-
-FREED = _FreedMemory()
-
-
-def unpack(m: MemRef) -> tuple:
-    """(data, written flags, shadow, offset, *sizes, *strides, extent) of a
-    kernel memref (extent: the storage's element count)."""
-    st = m.storage
-    extent = st.nbytes // m.dtype.itemsize
-    if st.released:
-        # The shadow stays: the race detector sees the access (a use after
-        # a free it is not ordered after) before the use fails.
-        return (FREED, FREED, st.shadow, m.offset, *m.sizes, *m.strides, extent)
-    data = st.buf if st.buf is not None else st.host
-    if data is None:
-        raise RuntimeFailure("a kernel uses memory the device cannot use")
-    init = st.init
-    if init is None:
-        init = st.init = bytearray(b"\x01") * max(len(data), 1)
-    return (data, init, st.shadow, m.offset, *m.sizes, *m.strides, extent)
-
-
-def new_memory(
-    dtype: np.dtype, sizes: tuple[int, ...], kind: str, name: str | None, where: str = ""
-) -> MemRef:
-    """Zeroed memory whose elements count as never written (workgroup,
-    private, alloca)."""
-    from xgpu.runtime.memref import row_major_strides
-
-    n = 1
-    for s in sizes:
-        n *= s
-    data = zeros(n, dtype, "memory of a kernel")
-    st = Storage(None, data, n * dtype.itemsize, kind)
-    st.init = bytearray(max(n, 1))
-    st.name = name
-    st.shape = tuple(sizes)
-    st.where = where
-    return MemRef(st, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
 
 
 # --------------------------------------------------------------------------- #
@@ -389,11 +356,6 @@ def _descriptor_names(v: str, rank: int) -> list[str]:
     return names
 
 
-def _value_label(value: SSAValue) -> str:
-    hint = value.name_hint
-    return f"%{hint}" if hint else "a buffer"
-
-
 #: what a work-item's code yields at each iteration of a spin loop
 SPIN = ("spin",)
 
@@ -443,405 +405,7 @@ def _yielding_functions(funcs: dict[str, Operation]) -> set[str]:
 
 
 # --------------------------------------------------------------------------- #
-# Handlers
-
-
-def _h_id(c: KernelCompiler, op: Operation) -> None:
-    dim = op.dimension.data.value
-    expr = {
-        "gpu.thread_id": f"_t{dim}",
-        "gpu.block_id": f"_b{dim}",
-        "gpu.block_dim": f"_n{dim}",
-        "gpu.grid_dim": f"_g{dim}",
-        "gpu.global_id": f"_b{dim} * _n{dim} + _t{dim}",
-    }[op.name]
-    c.w(f"{c.v(op.result)} = {expr}", op)
-
-
-def _h_subgroup_query(c: KernelCompiler, op: Operation) -> None:
-    attr = {
-        "gpu.lane_id": "lane",
-        "gpu.subgroup_id": "sg",
-        "gpu.num_subgroups": "nsg",
-        "gpu.subgroup_size": "sgn",
-    }[op.name]
-    c.w(f"{c.v(op.result)} = _w.{attr}", op)
-
-
-def _h_barrier(c: KernelCompiler, op: Operation) -> None:
-    req = c.bind(("block", c.op_id(op), None, None), "bar")
-    c.w(f"yield {req}", op)
-
-
-def memref_access(c: KernelCompiler, op: Operation, write: bool, value: str | None = None) -> str:
-    """Emit the bounds check and position of `op`'s access (`value`: what a
-    store writes, for the race detector's uniform writes); returns the
-    memref's local prefix."""
-    mval = op.memref
-    if mval not in c.unpacked:
-        raise HostCompileError(op, "memref of unknown layout in a kernel")
-    m = c.unpacked[mval]
-    indices = c.vs(op.indices)
-    c.access_names[op] = (m, indices)
-    if indices:
-        cond = " and ".join(f"0 <= {i} < {m}_n{d}" for d, i in enumerate(indices))
-        c.w(f"if not ({cond}): _oob()", op)
-    pos = flat.chain([f"{m}_o", *(f"{i} * {m}_s{d}" for d, i in enumerate(indices))], " + ")
-    c.w(f"_p = {pos}", op)
-    # A descriptor cannot reach outside its memory (as on OpenCL).
-    c.w(f"if not 0 <= _p < {m}_e: _oob()", op)
-    if c.options.detect_races:
-        oid = c.bind(op, "op")
-        c.ns.setdefault("_kacc", c.hooks.kernel_access)
-        stored = f", {value}" if value is not None else ""
-        c.w(f"if {m}_h is not None: _kacc({m}_h, _p, {write}, _w, {oid}{stored})", op)
-    return m
-
-
-def _h_load(c: KernelCompiler, op: Operation) -> None:
-    m = memref_access(c, op, False)
-    c.w(f"if not {m}_i[_p]: _uninit()", op)
-    c.w(f"{c.v(op.res)} = {m}_d.item(_p)", op)
-
-
-def _h_store(c: KernelCompiler, op: Operation) -> None:
-    m = memref_access(c, op, True, c.v(op.value))
-    c.w(f"{m}_i[_p] = 1", op)
-    c.w(f"{m}_d[_p] = {c.v(op.value)}", op)
-
-
-def _h_alias(c: KernelCompiler, op: Operation) -> None:
-    c.w(f"{c.v(op.results[0])} = {c.v(op.operands[0])}", op)
-
-
-def _h_assume_alignment(c: KernelCompiler, op: Operation) -> None:
-    if op.results:
-        _h_alias(c, op)
-    else:
-        c.w("pass", op)
-
-
-def _h_subview(c: KernelCompiler, op: Operation) -> None:
-    from xgpu.runtime.host_memref import subview
-
-    offsets = _static_and_dynamic(c, op.static_offsets, op.offsets)
-    sizes = _static_and_dynamic(c, op.static_sizes, op.sizes)
-    strides = _static_and_dynamic(c, op.static_strides, op.strides)
-    source_rank = len(op.static_sizes.get_values())
-    keep = _rank_reduction(op, op.static_sizes.get_values(), op.result.type, source_rank)
-    fn = c.bind(subview, "sv")
-    c.w(
-        f"{c.v(op.result)} = {fn}({c.v(op.source)}, {offsets}, {sizes}, {strides}, "
-        f"{c.bind(keep, 'keep')})",
-        op,
-    )
-
-
-def _reinterpret_checked(m: MemRef, offset: int, sizes, strides) -> MemRef:
-    return checked_view(m, offset, tuple(sizes), tuple(strides), "memref.reinterpret_cast")
-
-
-def _h_reinterpret(c: KernelCompiler, op: Operation) -> None:
-    offsets = _static_and_dynamic(c, op.static_offsets, op.offsets)
-    sizes = _static_and_dynamic(c, op.static_sizes, op.sizes)
-    strides = _static_and_dynamic(c, op.static_strides, op.strides)
-    fn = c.bind(_reinterpret_checked, "ri")
-    c.w(f"{c.v(op.result)} = {fn}({c.v(op.source)}, {offsets}[0], {sizes}, {strides})", op)
-
-
-_VIEWS: Any = None
-
-
-def _byte_view(m: MemRef, shift: int, dtype: np.dtype, sizes: tuple[int, ...]) -> MemRef:
-    """`memref.view`: elements of `dtype` over the bytes of an i8 memref from
-    byte `shift`. Views of the same bytes share one storage (and so their
-    written flags and race records)."""
-    import weakref
-
-    from xgpu.runtime.memref import row_major_strides
-
-    global _VIEWS
-    if _VIEWS is None:
-        _VIEWS = weakref.WeakKeyDictionary()
-    st = m.storage
-    if st.released:
-        raise Freed
-    base = st.buf if st.buf is not None else st.host
-    n = 1
-    for s in sizes:
-        n *= s
-    start = m.offset + shift
-    stop = start + n * dtype.itemsize
-    if (
-        any(s < 0 for s in sizes)
-        or shift < 0
-        or stop > m.offset + m.sizes[0]
-        or stop > st.nbytes
-        or start % dtype.itemsize
-    ):
-        raise RuntimeFailure(view_bounds_message(n, dtype, shift, m.sizes[0]))
-    cache = _VIEWS.setdefault(st, {})
-    key = (start, dtype.str, n)
-    view_st = cache.get(key)
-    if view_st is None:
-        data = base[start:stop].view(dtype)
-        view_st = Storage(None, data, n * dtype.itemsize, st.kind)
-        view_st.init = bytearray(max(n, 1)) if st.kind != "host" else None
-        view_st.shadow = st.shadow.__class__() if st.shadow is not None else None
-        view_st.name = st.name
-        view_st.where = st.where
-        view_st.shape = (n,)
-        cache[key] = view_st
-    return MemRef(view_st, dtype, 0, tuple(sizes), row_major_strides(tuple(sizes)))
-
-
-def _h_view(c: KernelCompiler, op: Operation) -> None:
-    t = op.results[0].type
-    dtype = c.bind(numpy_dtype(t.element_type), "dt")
-    dyn = iter(c.vs(op.sizes))
-    sizes = [next(dyn) if s == DYNAMIC or s < 0 else str(s) for s in t.get_shape()]
-    fn = c.bind(_byte_view, "bv")
-    c.w(
-        f"{c.v(op.results[0])} = {fn}({c.v(op.source)}, {c.v(op.byte_shift)}, {dtype}, "
-        f"({''.join(s + ', ' for s in sizes)}))",
-        op,
-    )
-
-
-def _h_alloca(c: KernelCompiler, op: Operation) -> None:
-    t = op.memref.type
-    dtype = c.bind(numpy_dtype(t.element_type), "dt")
-    dyn = iter(c.vs(op.dynamic_sizes))
-    sizes = [next(dyn) if s == DYNAMIC or s < 0 else str(s) for s in t.get_shape()]
-    label = repr(_value_label(op.memref))
-    c.w(
-        f"{c.v(op.memref)} = _new({dtype}, ({''.join(s + ', ' for s in sizes)}), 'private', "
-        f"{label})",
-        op,
-    )
-
-
-def _h_dim(c: KernelCompiler, op: Operation) -> None:
-    from xgpu.runtime.host_memref import _dim
-
-    c.w(f"{c.v(op.result)} = {c.bind(_dim, 'dim')}({c.v(op.source)}, {c.v(op.index)})", op)
-
-
-def _h_metadata(c: KernelCompiler, op: Operation) -> None:
-    """`memref.extract_strided_metadata`: the 0-d base buffer, offset, sizes
-    and strides of the descriptor."""
-    src = c.v(op.source)
-    c.w(f"{c.v(op.base_buffer)} = {src}.view(0, (), ())", op)
-    c.w(f"{c.v(op.offset)} = {src}.offset", op)
-    for d, r in enumerate(op.sizes):
-        c.w(f"{c.v(r)} = {src}.sizes[{d}]", op)
-    for d, r in enumerate(op.strides):
-        c.w(f"{c.v(r)} = {src}.strides[{d}]", op)
-
-
-def _h_get_global(c: KernelCompiler, op: Operation) -> None:
-    name = op.name_.root_reference.data
-    glob = c.globals.get(name)
-    if glob is None:
-        raise HostCompileError(
-            op, f"no memref.global named '{symbol_text(name)}' in this gpu.module"
-        )
-    memrefs = c.device_globals
-    if name not in memrefs:
-        memrefs[name] = _device_global(glob)
-    c.w(f"{c.v(op.memref)} = {c.bind(memrefs[name], 'g')}", op)
-
-
-def _device_global(op: Operation) -> MemRef:
-    from xgpu.runtime.memref import global_memref
-
-    m = global_memref(op)
-    m.storage.buf = m.storage.host
-    return m
-
-
-def _h_dsm(c: KernelCompiler, op: Operation) -> None:
-    c.w(f"{c.v(op.result_memref)} = _w.bs.dsm", op)
-
-
-def write_output(out: Any, data: bytes) -> None:
-    """Write the bytes `data` to the text stream `out` (to its binary buffer
-    when it has one, after what was written before; else decoded, invalid
-    UTF-8 kept as surrogate escapes)."""
-    buffer = getattr(out, "buffer", None)
-    if buffer is not None:
-        out.flush()
-        buffer.write(data)
-        buffer.flush()
-    else:
-        out.write(data.decode("utf-8", "surrogateescape"))
-
-
-def _printer(pf: Printf) -> Callable[[tuple, Any], None]:
-    fmt = pf.format
-
-    def run(values: tuple, out: Any) -> None:
-        write_output(out, fmt(values))
-
-    return run
-
-
-def _h_printf(c: KernelCompiler, op: Operation) -> None:
-    try:
-        pf = compile_printf(op.format_text, [v.type for v in op.args])
-    except PrintfError as err:
-        raise HostCompileError(op, f"'gpu.printf' op {err}") from None
-    fn = c.bind(_printer(pf), "pf")
-    values = "(" + "".join(a + ", " for a in c.vs(op.args)) + ")"
-    c.w(f"{fn}({values}, _w.out)", op)
-
-
-def _combine_fn(c: KernelCompiler, op: Operation, kind: str | None) -> str:
-    """A name bound to the binary combining function of a reduction."""
-    if kind is not None:
-        return c.bind(gsem.combiner(kind, op.operands[0].type).py, "cmb")
-    # The region form: a nested function.
-    region = op.body
-    block = region.blocks.first
-    name = c.fresh("comb")
-    lhs, rhs = c.vs(block.args)
-    c.w(f"def {name}({lhs}, {rhs}):", op)
-    c.w.indent += 1
-
-    def on_exit(term: Operation) -> None:
-        if term.name != "gpu.yield":
-            raise HostCompileError(term, "gpu.all_reduce's region must end with gpu.yield")
-        c.w(f"return {c.v(term.operands[0])}", term)
-
-    saved = c.handlers
-    c.region(region, on_exit)
-    c.handlers = saved
-    c.w.indent -= 1
-    return name
-
-
-def _all_reduce_combine(
-    combine: Callable[[Any, Any], Any], order: str = "fold"
-) -> Callable[[list], list]:
-    reduce = gsem.REDUCTIONS[order]
-
-    def run(values: list) -> list:
-        result = reduce(values, combine)
-        return [result] * len(values)
-
-    return run
-
-
-def _h_all_reduce(c: KernelCompiler, op: Operation) -> None:
-    kind = op.op.data.value if op.op is not None else None
-    comb = _combine_fn(c, op, kind)
-    make = c.bind(_all_reduce_combine, "mk")
-    oid = c.op_id(op)
-    order = c.options.reduction
-    c.w(
-        f"{c.v(op.result)} = yield ('block', {oid}, {make}({comb}, {order!r}), {c.v(op.value)})", op
-    )
-
-
-def _reduce_kind(op: Operation) -> str:
-    return op.op.data.value
-
-
-def _subgroup_reduce_fn(combine, size: int | None, stride: int, order: str = "fold"):
-    reduce = gsem.REDUCTIONS[order]
-
-    def run(values: list) -> list:
-        if size is None:
-            r = reduce(values, combine)
-            return [r] * len(values)
-        return gsem.cluster_reduce(values, combine, size, stride, order)
-
-    return run
-
-
-def _h_subgroup_reduce(c: KernelCompiler, op: Operation) -> None:
-    kind = _reduce_kind(op)
-    comb = gsem.combiner(kind, op.value.type).py
-    size = op.cluster_size.value.data if op.cluster_size is not None else None
-    stride = op.cluster_stride.value.data if op.cluster_stride is not None else 1
-    fn = c.bind(_subgroup_reduce_fn(comb, size, stride, c.options.reduction), "sgr")
-    oid = c.op_id(op)
-    c.w(f"{c.v(op.result)} = yield ('subgroup', {oid}, {fn}, {c.v(op.value)})", op)
-
-
-def _shuffle_fn(mode: str):
-    def run(payloads: list) -> list:
-        values = [p[0] for p in payloads]
-        offsets = [p[1] for p in payloads]
-        width = payloads[0][2]
-        return gsem.shuffle(values, offsets, width, mode)
-
-    return run
-
-
-def _h_shuffle(c: KernelCompiler, op: Operation) -> None:
-    mode = op.mode.data.value
-    fn = c.bind(_shuffle_fn(mode), "shf")
-    oid = c.op_id(op)
-    payload = f"({c.v(op.value)}, {c.v(op.offset)}, {c.v(op.width)})"
-    c.w(
-        f"{c.v(op.shuffle_result)}, {c.v(op.valid)} = yield ('subgroup', {oid}, {fn}, {payload})",
-        op,
-    )
-
-
-def _rotate_fn(offset: int, width: int):
-    def run(values: list) -> list:
-        return gsem.rotate(values, offset, width)
-
-    return run
-
-
-def _h_rotate(c: KernelCompiler, op: Operation) -> None:
-    fn = c.bind(_rotate_fn(op.offset.value.data, op.width.value.data), "rot")
-    oid = c.op_id(op)
-    c.w(
-        f"{c.v(op.rotate_result)}, {c.v(op.valid)} = yield ('subgroup', {oid}, {fn}, "
-        f"{c.v(op.value)})",
-        op,
-    )
-
-
-def _broadcast_fn(payloads: list) -> list:
-    values = [p[0] for p in payloads]
-    lane = payloads[0][1]
-    if not 0 <= lane < len(values):
-        raise RuntimeFailure(
-            f"gpu.subgroup_broadcast from lane {lane} of a subgroup of {len(values)} lanes"
-        )
-    return gsem.broadcast(values, lane)
-
-
-def _h_broadcast(c: KernelCompiler, op: Operation) -> None:
-    lane = c.v(op.lane) if op.lane is not None else "0"
-    oid = c.op_id(op)
-    fn = c.bind(_broadcast_fn, "bc")
-    c.w(
-        f"{c.v(op.result)} = yield ('subgroup', {oid}, {fn}, ({c.v(op.src)}, {lane}))",
-        op,
-    )
-
-
-def _h_call(c: KernelCompiler, op: Operation) -> None:
-    callee = op.callee.root_reference.data
-    target = c.func_names.get(callee)
-    if target is None or op.callee.nested_references.data:
-        raise HostCompileError(op, f"calls @{callee}, which is not a function of this gpu.module")
-    fop = c.funcs[callee]
-    if fop.name == "gpu.func" and isinstance(fop.attributes.get("gpu.kernel"), UnitAttr):
-        raise HostCompileError(op, f"calls the kernel @{callee}")
-    args = ", ".join([CTX, *c.vs(op.arguments)])
-    call = f"{target}({args})"
-    if callee in c.generators:
-        call = f"(yield from {call})"
-    results = c.vs(op.results)
-    c.call_into(results, call, op)
-
+# Handlers (`kernel_memref`, `kernel_gpu`, `asserts`, `atomics`, `mma`)
 
 _SHARED = (
     "arith.constant",
