@@ -3,7 +3,7 @@
 The gpu package imports a module only when a Context first asks for one of its
 names (`xgpu.ir.context.XGpuContext`): defining the ~80 op classes of the whole
 dialect takes about half a second, and a program uses a few modules. The table
-must list exactly what the modules define; `tests/unit/test_gpu_catalog.py`
+must list exactly what the modules define; `tests/unit/test_lazy_loading.py`
 checks it against them.
 """
 
