@@ -25,6 +25,9 @@ it can be:
   (a fresh table: no access; a whole-buffer copy, fill or free, a host
   access to a whole buffer). It becomes an array when an access to part of
   the elements gives it another value.
+- *runs*: the task column is a few runs of one task each (`Runs`, at most
+  `MAX_RUNS`) while accesses cover runs of elements (an elementwise launch's
+  batches, one after the other); past that, an array.
 - *details*: the lockstep engine enters a launch's accesses (`put_detail`)
   by writing only their task; their block, work-item, epoch and op stay in
   the launch's own arrays (`Table.details`: per task, its records of
@@ -33,7 +36,8 @@ it can be:
   checking a later access reads the task column only. Records of tasks no
   element holds any more are dropped, and those of a task holding few of
   its positions are written into the columns (`_prune`), so that details
-  never take more than a few times the table's size.
+  never take more than a few times the table's size. Consecutive positions
+  are a `Span`, not an array.
 
 The work-item engine and host accesses of single elements read and write
 the columns element by element: `Shadow.plain` first turns every column
@@ -187,10 +191,17 @@ class Runs:
         if len(self.values) == 1:
             return np.int32(self.values[0])
         if isinstance(ix, slice):
-            k = bisect.bisect_right(self.starts, ix.start) - 1
-            if k + 1 == len(self.starts) or self.starts[k + 1] >= ix.stop:
+            a, b = ix.start, ix.stop
+            starts = self.starts
+            k = bisect.bisect_right(starts, a) - 1
+            if k + 1 == len(starts) or starts[k + 1] >= b:
                 return np.int32(self.values[k])
-            return self.array()[ix]
+            out = np.empty(b - a, np.int32)  # the runs over the slice only
+            while k < len(starts) and starts[k] < b:
+                end = starts[k + 1] if k + 1 < len(starts) else self.n
+                out[max(starts[k], a) - a : min(end, b) - a] = self.values[k]
+                k += 1
+            return out
         k = np.searchsorted(np.array(self.starts, np.int64), ix, "right") - 1
         return np.array(self.values, np.int32)[k]
 
